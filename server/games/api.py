@@ -1,0 +1,146 @@
+"""The contract every game engine follows.
+
+A game is a pure, deterministic state machine (OpenSpiel's Game/State, boardgame.io's game object):
+
+- ``spec.new(config, seed)`` creates a state; ``spec.from_dict(d)`` restores one from plain JSON.
+- ``state.active_seats()`` lists the seats whose input the game is waiting for.
+  ``state.legal_actions(seat)`` lists what that seat may do now, in a stable order;
+  ``state.legal_actions(None)`` lists what *the table* may do (a step no single player owns, such as
+  revealing the plans once everyone has committed: the table display's NEXT button or any player).
+- ``state.apply(seat, action)`` validates and applies one action; an illegal or malformed one raises
+  :class:`IllegalAction` and leaves the state untouched.
+- ``state.is_over()``, ``state.scores()`` (with a per-category breakdown) and ``state.winners()``.
+- ``spec.view(state, seat)`` is the only way state leaves the engine: everything that seat may know
+  (``seat=None``: the table display and spectators) and nothing else.
+
+Actions are small JSON objects with a ``"type"``. Actions that only take back an earlier choice
+(un-commit, take a viking back) carry ``"undo": True`` in ``legal_actions`` so that random bots can
+skip them and still finish a game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+Action = dict[str, Any]
+Seat = int | None
+JSON = dict[str, Any]
+
+
+class IllegalAction(Exception):
+    """An action the rules do not allow, with a stable code, an English sentence and parameters.
+
+    The code is what clients match on and what the translation catalogs are keyed by
+    (``errors.<code>``); ``params`` fill the placeholders of the translated sentence.
+    """
+
+    def __init__(self, code: str, message: str, **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.params = params
+
+    def to_dict(self) -> JSON:
+        """Return the error as JSON for a client."""
+        return {"code": self.code, "message": self.message, "params": self.params}
+
+
+class GameState(Protocol):
+    """What the server, the bots and the tests need from a running game."""
+
+    def active_seats(self) -> list[int]: ...
+
+    def legal_actions(self, seat: Seat) -> list[Action]: ...
+
+    def apply(self, seat: Seat, action: Action) -> None: ...
+
+    def is_over(self) -> bool: ...
+
+    def scores(self) -> list[JSON]: ...
+
+    def winners(self) -> list[int]: ...
+
+    def to_dict(self) -> JSON: ...
+
+    def clone(self) -> GameState: ...
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def version(self) -> int: ...
+
+
+class Bot(Protocol):
+    """A bot picks one of the legal actions for its seat."""
+
+    def choose(self, state: Any, seat: int) -> Action: ...
+
+
+BotFactory = Callable[[int], Bot]
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything the hub needs to know about one game."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    new: Callable[[Mapping[str, Any], int], Any]
+    from_dict: Callable[[Mapping[str, Any]], Any]
+    view: Callable[[Any, Seat], JSON]
+    bots: Mapping[str, BotFactory]
+    # For the conformance tests: a copy of the state in which everything hidden from ``seat``
+    # (other hands, the draw pile's order, unrevealed choices, the RNG) is drawn again.
+    resample_hidden: Callable[[Any, Seat, random.Random], Any]
+    # For the conformance tests: a list of broken invariants (conservation of pieces, bounds).
+    check_invariants: Callable[[Any], list[str]]
+    default_config: Callable[[int], JSON] = field(default=lambda n: {"players": n})
+
+
+def progress_actions(actions: list[Action]) -> list[Action]:
+    """Return the actions that move the game forward (drop the ones that only undo a choice)."""
+    return [a for a in actions if not a.get("undo")]
+
+
+def check_action_shape(
+    action: object, allowed: Mapping[str, Mapping[str, type | tuple[type, ...]]]
+) -> Action:
+    """Validate an action's JSON shape: a known type and exactly the keys (and types) it takes."""
+    if not isinstance(action, dict):
+        raise IllegalAction("malformed", "An action must be a JSON object.")
+    kind = action.get("type")
+    if not isinstance(kind, str):
+        raise IllegalAction("malformed", 'An action needs a "type".')
+    keys = allowed.get(kind)
+    if keys is None:
+        raise IllegalAction("unknown_action", f"There is no action called {kind!r}.", action=kind)
+    for key, value in action.items():
+        if key in ("type", "undo"):
+            continue
+        want = keys.get(key)
+        if want is None:
+            raise IllegalAction("malformed", f"The action {kind!r} takes no {key!r}.", action=kind)
+        if not _is_type(value, want):
+            raise IllegalAction(
+                "malformed", f"{key!r} of {kind!r} has the wrong type.", action=kind
+            )
+    for key in keys:
+        if key not in action:
+            raise IllegalAction("malformed", f"The action {kind!r} needs {key!r}.", action=kind)
+    return action
+
+
+def _is_type(value: object, want: type | tuple[type, ...]) -> bool:
+    if isinstance(want, tuple):
+        return any(_is_type(value, w) for w in want)
+    if want is int:
+        return type(value) is int  # a bool is not a number here
+    if want is type(None):
+        return value is None
+    return isinstance(value, want)

@@ -1,0 +1,214 @@
+"""Eketorp bots: a random legal bot and a greedy bot that plays sensibly.
+
+Bots see only what their seat's view shows: they are called with the state, but read it through
+the same rules a player at the table knows (their own hand, public counts), never another hand.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..api import Action, progress_actions
+from ..rng import Rng
+from . import rules as R
+from .fights import fight_options, loot_options
+from .planning import destinations
+
+if TYPE_CHECKING:
+    from .state import EketorpState
+
+
+class RandomBot:
+    """Plays uniformly at random among the legal actions that move the game forward."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = Rng.from_seed(seed, "random-bot")
+
+    def choose(self, st: EketorpState, seat: int) -> Action:
+        return self.rng.choice(progress_actions(st.legal_actions(seat)))
+
+
+def _castle_at_risk(st: EketorpState, seat: int) -> int:
+    """Value an attacker could take from ``seat``'s castle: the top stones of each side."""
+    castle = st.castles[seat]
+    risk = 0
+    for a, b in R.SIDE_SITES.values():
+        tops = [
+            castle[a - 1][-1] if castle[a - 1] else None,
+            castle[b - 1][-1] if castle[b - 1] else None,
+        ]
+        risk = max(risk, max((R.VALUE[t] for t in tops if t), default=0))
+    return risk
+
+
+def _side_loot(st: EketorpState, owner: int, side: str, damage: int = 3) -> int:
+    """The best stone a besieger could keep from one side with a given damage."""
+    castle = st.castles[owner]
+    best = 0
+    for site in R.SIDE_SITES[side]:
+        budget = damage
+        for stone in reversed(castle[site - 1]):
+            if R.VALUE[stone] > budget:
+                break
+            budget -= R.VALUE[stone]
+            best = max(best, R.VALUE[stone])
+    return best
+
+
+class GreedyBot:
+    """Goes where the stones are, defends a threatened castle, spends its best card where it
+    gains most, takes the most valuable loot and builds its best stones low."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = Rng.from_seed(seed, "greedy-bot")
+
+    def choose(self, st: EketorpState, seat: int) -> Action:
+        legal = st.legal_actions(seat)
+        kinds = {a["type"] for a in legal}
+        if "place" in kinds or "commit" in kinds:
+            return self._plan_step(st, seat, legal)
+        if "fight" in kinds or "siege" in kinds:
+            return max(legal, key=lambda a: self._fight_gain(st, seat, a))
+        if "swap" in kinds:
+            return {"type": "swap"} if self._wants_swap(st, seat) else {"type": "keep"}
+        if "play" in kinds:
+            return {"type": "play", "card": self._card(st, seat)}
+        if "loot" in kinds or "skip_loot" in kinds:
+            options = [a for a in legal if a["type"] == "loot"]
+            if not options:
+                return {"type": "skip_loot"}
+            castle = st.castles[st.fight["b"]] if st.fight else []
+            return max(
+                options,
+                key=lambda a: (
+                    R.VALUE[a["keep"]],
+                    sum(R.VALUE[castle[s - 1][lvl]] for s, lvl in a["take"]),
+                ),
+            )
+        if "take" in kinds:
+            return max(legal, key=lambda a: R.VALUE[a["stone"]])
+        if "card_done" in kinds:
+            return {"type": "card_done"}  # a bot cannot see the printed card
+        if "auto_build" in kinds:
+            return {"type": "auto_build"}
+        return progress_actions(legal)[0]
+
+    # -- planning ---------------------------------------------------------------------------------
+
+    def _plan(self, st: EketorpState, seat: int) -> dict[str, int]:
+        """The whole plan this bot wants: defenders, a siege or two, the rest on stones."""
+        free = st.home[seat]
+        plan: dict[str, int] = {}
+        hand = st.hands[seat]
+        strong = sum(1 for c in hand if c >= 5)
+        risk = _castle_at_risk(st, seat)
+        defenders = 0
+        if risk >= 2 or st.castle_stones(seat) >= 4:
+            defenders = 1 if free <= 5 else 2
+        defenders = min(defenders, free)
+        if defenders:
+            plan["castle"] = defenders
+            free -= defenders
+        # Sieges: the sides with the best loot, if our hand can win them.
+        sieges = []
+        for owner in range(st.n):
+            if owner == seat:
+                continue
+            for side in R.SIDES:
+                gain = _side_loot(st, owner, side, damage=4 if strong else 2)
+                if gain >= 2:
+                    sieges.append((gain, owner, side))
+        sieges.sort(reverse=True)
+        for _gain, owner, side in sieges[: min(1 + strong // 2, 2)]:
+            if free <= 1:
+                break
+            plan[R.siege_field(owner, side)] = 1
+            free -= 1
+        # Fields: each viking to the field with the best stone still unclaimed by our vikings.
+        claimed = {f: 0 for f in R.FIELDS}
+        while free > 0:
+            best, best_field = 0.0, None
+            for fld in R.FIELDS:
+                stones = sorted(
+                    (R.VALUE[s] for s, c in st.fields[fld].items() for _ in range(c)), reverse=True
+                )
+                k = claimed[fld]
+                if k < len(stones):
+                    worth = stones[k] / (1 + 0.5 * k)
+                    if worth > best:
+                        best, best_field = worth, fld
+            if best_field is None:
+                plan["castle"] = plan.get("castle", 0) + free
+                break
+            claimed[best_field] += 1
+            plan[best_field] = plan.get(best_field, 0) + 1
+            free -= 1
+        return plan
+
+    def _plan_step(self, st: EketorpState, seat: int, legal: list[Action]) -> Action:
+        want = self._plan(st, seat)
+        have = st.plans[seat]
+        for dest in destinations(st, seat):
+            if have.get(dest, 0) > want.get(dest, 0):
+                return {"type": "unplace", "from": dest}
+        for dest in destinations(st, seat):
+            if have.get(dest, 0) < want.get(dest, 0):
+                return {"type": "place", "to": dest}
+        return {"type": "commit"}
+
+    # -- fights -----------------------------------------------------------------------------------
+
+    def _fight_gain(self, st: EketorpState, seat: int, action: Action) -> float:
+        fld = action["field"]
+        if action["type"] == "siege":
+            owner, side = R.parse_siege(fld) or (0, "boat")
+            undefended = not st.board[R.castle_field(owner)][owner]
+            return _side_loot(st, owner, side, damage=max(st.hands[seat])) + (
+                2 if undefended else 0
+            )
+        if fld in R.FIELDS:
+            return max((R.VALUE[s] for s, c in st.fields[fld].items() if c), default=0)
+        return 1.0
+
+    def _stake(self, st: EketorpState, seat: int) -> int:
+        fight = st.fight
+        assert fight is not None
+        fld = fight["field"]
+        if fight["kind"] == "siege":
+            owner, side = R.parse_siege(fld) or (0, "boat")
+            return max(_side_loot(st, owner, side, damage=6), 1)
+        if fld in R.FIELDS:
+            return max((R.VALUE[s] for s, c in st.fields[fld].items() if c), default=0)
+        return 2
+
+    def _wants_swap(self, st: EketorpState, seat: int) -> bool:
+        hand = st.hands[seat]
+        fight = st.fight
+        assert fight is not None
+        if fight["kind"] == "siege" and seat == fight["b"] and not fight["defended"]:
+            return False  # the card counts 0 anyway
+        return max(hand) <= 2 and len(hand) <= 2 and self._stake(st, seat) >= 3
+
+    def _card(self, st: EketorpState, seat: int) -> int:
+        hand = sorted(st.hands[seat])
+        fight = st.fight
+        assert fight is not None
+        if fight["kind"] == "siege" and seat == fight["b"] and not fight["defended"]:
+            return hand[0]  # counts 0: give away the weakest card
+        if fight["kind"] == "siege" and seat == fight["a"] and not fight["defended"]:
+            owner, side = R.parse_siege(fight["field"]) or (0, "boat")
+            best = _side_loot(st, owner, side, damage=hand[-1])
+            # the smallest card that still reaches the best loot
+            for card in hand:
+                if _side_loot(st, owner, side, damage=card) >= best:
+                    return card
+        if self._stake(st, seat) >= 2 or len(hand) == 1:
+            return hand[-1]
+        return hand[len(hand) // 2]
+
+
+def bot_factories() -> dict[str, Any]:
+    return {"random": RandomBot, "greedy": GreedyBot}
+
+
+__all__ = ["GreedyBot", "RandomBot", "bot_factories", "fight_options", "loot_options"]

@@ -1,0 +1,462 @@
+"""Phase 4, fights and sieges (R5, D5-D8, D11).
+
+The fight loop: starting with the start player and going clockwise, the player whose turn it is
+picks one fight or siege they take part in (``pick``); both fighters may swap their hand with
+amulets, the initiator first (``swap``); both choose a card in secret (``choose``); the result is
+applied at once, and a winning besieger takes loot (``loot``). Classification is re-evaluated after
+every single fight.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..api import Action, IllegalAction, Seat
+from . import rules as R
+
+if TYPE_CHECKING:
+    from .state import EketorpState
+
+# -- classification (R5.1-R5.5) -----------------------------------------------------------------
+
+
+def contested_field(st: EketorpState, fld: str) -> bool:
+    """A material field with vikings of several players and fewer stones than vikings (R5.3)."""
+    occ = st.board[fld]
+    players = 0
+    total = 0
+    for count in occ:
+        if count:
+            players += 1
+            total += count
+    return players >= 2 and total > st.field_stones(fld)
+
+
+def fight_options(st: EketorpState, seat: int) -> list[Action]:
+    """Return every fight or siege ``seat`` may start now (R5.6, R5.7), in board order."""
+    board = st.board
+    n = st.n
+    out: list[Action] = []
+    for fld in R.FIELDS:
+        occ = board[fld]
+        if occ[seat] and contested_field(st, fld):
+            for other in range(n):
+                if other != seat and occ[other]:
+                    out.append({"type": "fight", "field": fld, "opponent": other})
+    for owner in range(n):
+        if owner == seat:
+            continue  # R5.7: the defender never starts a siege
+        for key in R.castle_siege_fields(n, owner):
+            occ = board[key]
+            if not occ[seat]:
+                continue
+            others = [o for o in range(n) if o != seat and occ[o]]
+            if others:  # R5.4: several players on a siege field fight first
+                out.extend({"type": "fight", "field": key, "opponent": o} for o in others)
+            elif key not in st.sieges_done:  # R5.5, R5.14: one siege per siege field
+                out.append({"type": "siege", "field": key})
+    return out
+
+
+# -- pick -----------------------------------------------------------------------------------------
+
+
+def enter_pick(st: EketorpState) -> str | None:
+    """Find the next player clockwise with a fight to pick; skip those without (R5.6)."""
+    st.fight = None
+    for seat in st.clockwise(st.turn):
+        if fight_options(st, seat):
+            st.turn = seat
+            return None
+    return "sharing"
+
+
+def actors_pick(st: EketorpState) -> list[int]:
+    return [st.turn]
+
+
+def legal_pick(st: EketorpState, seat: int) -> list[Action]:
+    return fight_options(st, seat) if seat == st.turn else []
+
+
+def start_fight(st: EketorpState, seat: Seat, action: Action) -> None:
+    """Name a field, your viking and an opposing viking there (R5.6)."""
+    assert seat is not None
+    fld, other = action["field"], action["opponent"]
+    siege = R.parse_siege(fld)
+    if fld not in R.FIELDS and (siege is None or siege[0] >= st.n):
+        raise IllegalAction("unknown_field", f"There is no field {fld!r}.", field=fld)
+    occ = st.board[fld]
+    if not occ[seat]:
+        raise IllegalAction("no_viking_there", "You have no viking there.", field=fld)
+    if type(other) is not int or not 0 <= other < st.n or other == seat or not occ[other]:
+        raise IllegalAction(
+            "no_opponent_there", "Name an opposing viking on that field.", field=fld
+        )
+    if fld in R.FIELDS and not contested_field(st, fld):
+        raise IllegalAction(
+            "no_fight_here",
+            "There are enough stones for every viking there: no fight (R5.2).",
+            field=fld,
+        )
+    _begin(st, "fight", fld, seat, other, defended=True)
+
+
+def start_siege(st: EketorpState, seat: Seat, action: Action) -> None:
+    """Attack a castle from the siege field where your viking stands alone (R5.5, R5.14)."""
+    assert seat is not None
+    fld = action["field"]
+    siege = R.parse_siege(fld)
+    if siege is None or siege[0] >= st.n:
+        raise IllegalAction("not_a_siege_field", "That is not a siege field.", field=fld)
+    owner = siege[0]
+    if owner == seat:
+        raise IllegalAction(
+            "defender_cannot_start",
+            "The defender of a castle never starts a siege (R5.7).",
+            field=fld,
+        )
+    occ = st.board[fld]
+    if not occ[seat]:
+        raise IllegalAction("no_viking_there", "You have no viking there.", field=fld)
+    if any(occ[o] for o in range(st.n) if o != seat):
+        raise IllegalAction(
+            "siege_contested",
+            "Other vikings stand on that siege field: fight them first (R5.4).",
+            field=fld,
+        )
+    if fld in st.sieges_done:
+        raise IllegalAction(
+            "siege_done",
+            "That siege has been fought: one siege per siege field (R5.14).",
+            field=fld,
+        )
+    defended = st.board[R.castle_field(owner)][owner] > 0  # R5.15, R5.16
+    _begin(st, "siege", fld, seat, owner, defended=defended)
+
+
+def _begin(st: EketorpState, kind: str, fld: str, a: int, b: int, defended: bool) -> None:
+    st.fight = {
+        "kind": kind,
+        "field": fld,
+        "a": a,
+        "b": b,
+        "defended": defended,
+        "swapper": 0,
+        "swaps": [0, 0],
+        "played": [None, None],
+    }
+    st.record("fight", kind=kind, field=fld, a=a, b=b, defended=defended)
+    st.goto("swap")
+
+
+# -- swap with amulets (R5.8, D8, D11) -----------------------------------------------------------
+
+
+def can_swap(st: EketorpState, seat: int) -> bool:
+    """A swap costs one amulet per card in hand and needs as many cards to draw (D8)."""
+    size = len(st.hands[seat])
+    return 0 < size <= st.amulets[seat] and len(st.draw) + len(st.general) >= size
+
+
+def _swapper(st: EketorpState) -> int:
+    fight = st.fight
+    assert fight is not None
+    return int(fight["a"] if fight["swapper"] == 0 else fight["b"])
+
+
+def enter_swap(st: EketorpState) -> str | None:
+    """Ask the initiator, then the opponent, whether to swap; skip who cannot pay."""
+    fight = st.fight
+    assert fight is not None
+    while fight["swapper"] < 2:
+        if can_swap(st, _swapper(st)):
+            return None
+        fight["swapper"] += 1
+    return "choose"
+
+
+def actors_swap(st: EketorpState) -> list[int]:
+    return [_swapper(st)]
+
+
+def legal_swap(st: EketorpState, seat: int) -> list[Action]:
+    if seat != _swapper(st):
+        return []
+    return [{"type": "swap"}, {"type": "keep"}]
+
+
+def swap(st: EketorpState, seat: Seat, action: Action) -> None:
+    """Swap your whole hand for as many cards from the draw pile, 1 amulet per card (R5.8)."""
+    assert seat is not None and st.fight is not None
+    size = len(st.hands[seat])
+    if st.amulets[seat] < size:
+        raise IllegalAction(
+            "not_enough_amulets",
+            f"Swapping {size} cards costs {size} amulets; you have {st.amulets[seat]} (R5.8).",
+            cost=size,
+            have=st.amulets[seat],
+        )
+    if len(st.draw) + len(st.general) < size:
+        raise IllegalAction("no_cards_to_draw", "There are not enough cards to draw (D8).")
+    st.amulets[seat] -= size
+    new = st.draw_cards(size)  # draw first: the swapped hand is not reshuffled into it (D8)
+    st.general.extend(st.hands[seat])
+    st.hands[seat] = sorted(new)  # D11: same hand size
+    st.fight["swaps"][st.fight["swapper"]] += 1
+    st.record("swap", seat=seat, cards=size)
+    st.goto("swap")
+
+
+def keep(st: EketorpState, seat: Seat, action: Action) -> None:
+    """Keep your hand and go on to the card choice."""
+    assert st.fight is not None
+    st.fight["swapper"] += 1
+    st.goto("swap")
+
+
+# -- the secret card choice (R5.9) ---------------------------------------------------------------
+
+
+def enter_choose(st: EketorpState) -> str | None:
+    return None
+
+
+def actors_choose(st: EketorpState) -> list[int]:
+    fight = st.fight
+    assert fight is not None
+    return [
+        s for s, card in zip((fight["a"], fight["b"]), fight["played"], strict=True) if card is None
+    ]
+
+
+def legal_choose(st: EketorpState, seat: int) -> list[Action]:
+    if seat not in actors_choose(st):
+        return []
+    return [{"type": "play", "card": v} for v in sorted(set(st.hands[seat]))]
+
+
+def play(st: EketorpState, seat: Seat, action: Action) -> None:
+    """Choose a card in secret; when both have chosen, both are revealed at once (R5.9)."""
+    assert seat is not None and st.fight is not None
+    card = action["card"]
+    if card not in st.hands[seat]:
+        raise IllegalAction("card_not_in_hand", f"You have no {card} in your hand.", card=card)
+    fight = st.fight
+    idx = 0 if seat == fight["a"] else 1
+    st.hands[seat].remove(card)
+    fight["played"][idx] = card
+    if None not in fight["played"]:
+        _resolve(st)
+
+
+def _resolve(st: EketorpState) -> None:
+    """Apply a fight's result: hospital, card exchange, refill, loot (R5.10-R5.18, D7)."""
+    fight = st.fight
+    assert fight is not None
+    a, b = fight["a"], fight["b"]
+    card_a, card_b = fight["played"]
+    siege = fight["kind"] == "siege"
+    defended = fight["defended"]
+    value_b = card_b if defended else 0  # R5.16: with no defender the owner's card counts 0
+    damage = abs(card_a - value_b)
+    fld = fight["field"]
+    b_place = R.castle_field(b) if siege else fld
+    hospital: list[dict[str, Any]] = []
+
+    def wound(seat: int, place: str, station: int) -> None:
+        st.board[place][seat] -= 1
+        st.hospital[seat][station] += 1
+        hospital.append({"seat": seat, "station": R.STATIONS[station]})
+
+    if card_a == value_b:  # R5.11, D7: both to "0", no extra step for a defender
+        winner = None
+        wound(a, fld, R.STATION_TIE)
+        wound(b, b_place, R.STATION_TIE)
+    elif card_a > value_b:
+        winner = a
+        if defended:
+            station = R.hospital_station(damage)
+            if siege:  # R5.15: a defender who loses moves one station further at once
+                station += 1
+            wound(b, b_place, station)
+    else:
+        winner = b
+        wound(a, fld, R.hospital_station(damage))
+
+    # R5.12: each puts the card the opponent played on their own discard pile.
+    st.discards[a].append(card_b)
+    st.discards[b].append(card_a)
+    for seat in (a, b):
+        if not st.hands[seat]:  # R5.13
+            st.hands[seat] = sorted(st.discards[seat])
+            st.discards[seat] = []
+    if siege:
+        st.sieges_done.append(fld)
+    st.last_fight = {
+        "kind": fight["kind"],
+        "field": fld,
+        "a": a,
+        "b": b,
+        "defended": defended,
+        "cards": [card_a, card_b],
+        "values": [card_a, value_b],
+        "damage": damage,
+        "winner": winner,
+        "hospital": hospital,
+        "loot": None,
+    }
+    st.record(
+        "result",
+        kind=fight["kind"],
+        field=fld,
+        a=a,
+        b=b,
+        cards=[card_a, card_b],
+        values=[card_a, value_b],
+        damage=damage,
+        winner=winner,
+        hospital=hospital,
+    )
+    if siege and winner == a:
+        st.goto("loot")
+    else:
+        st.turn = (a + 1) % st.n
+        st.goto("pick")
+
+
+# -- loot (R5.17, D6) ----------------------------------------------------------------------------
+
+
+def loot_sites(st: EketorpState) -> tuple[int, int]:
+    fight = st.fight
+    assert fight is not None
+    siege = R.parse_siege(fight["field"])
+    assert siege is not None
+    return R.SIDE_SITES[siege[1]]
+
+
+def loot_options(st: EketorpState) -> list[Action]:
+    """Every way to take stones from the tops of the two touching sites within the damage."""
+    fight, last = st.fight, st.last_fight
+    assert fight is not None and last is not None
+    damage = last["damage"]
+    castle = st.castles[fight["b"]]
+    site_a, site_b = loot_sites(st)
+    stack_a, stack_b = castle[site_a - 1], castle[site_b - 1]
+    out: list[Action] = []
+    for ka in range(len(stack_a) + 1):
+        top_a = stack_a[len(stack_a) - ka :]
+        value_a = sum(R.VALUE[s] for s in top_a)
+        if value_a > damage:
+            break
+        for kb in range(len(stack_b) + 1):
+            if ka + kb == 0:
+                continue
+            top_b = stack_b[len(stack_b) - kb :]
+            if value_a + sum(R.VALUE[s] for s in top_b) > damage:
+                break
+            take = [[site_a, len(stack_a) - 1 - i] for i in range(ka)]
+            take += [[site_b, len(stack_b) - 1 - i] for i in range(kb)]
+            removed = set(top_a) | set(top_b)
+            for stone in R.STONES:
+                if stone in removed:
+                    out.append({"type": "loot", "take": take, "keep": stone})
+    return out
+
+
+def enter_loot(st: EketorpState) -> str | None:
+    """Let a winning besieger loot, unless nothing can be taken within the damage."""
+    if loot_options(st):
+        return None
+    return _after_loot(st, [], None)
+
+
+def actors_loot(st: EketorpState) -> list[int]:
+    assert st.fight is not None
+    return [st.fight["a"]]
+
+
+def legal_loot(st: EketorpState, seat: int) -> list[Action]:
+    assert st.fight is not None
+    if seat != st.fight["a"]:
+        return []
+    return [*loot_options(st), {"type": "skip_loot"}]
+
+
+def loot(st: EketorpState, seat: Seat, action: Action) -> None:
+    """Remove stones from the top of the two touching sites and keep exactly one (R5.17, D6).
+
+    ``take`` lists the stones removed, in order, as ``[site, level]`` (level 0 is the bottom of
+    the stack); each must be on top of its stack when it is removed.
+    """
+    fight, last = st.fight, st.last_fight
+    assert fight is not None and last is not None
+    take, keep_stone = action["take"], action["keep"]
+    sites = loot_sites(st)
+    castle = st.castles[fight["b"]]
+    heights = {site: len(castle[site - 1]) for site in sites}
+    removed: list[str] = []
+    if not take:
+        raise IllegalAction("loot_empty", "Name the stones to remove, or take nothing.")
+    for item in take:
+        if (
+            not isinstance(item, list)
+            or len(item) != 2
+            or type(item[0]) is not int
+            or type(item[1]) is not int
+        ):
+            raise IllegalAction("malformed", "Each stone is named as [site, level].")
+        site, level = item
+        if site not in sites:
+            raise IllegalAction(
+                "loot_wrong_site",
+                f"From this siege field only sites {sites[0]} and {sites[1]} can be looted"
+                " (R5.17).",
+                site=site,
+                sites=list(sites),
+            )
+        if level != heights[site] - 1:
+            raise IllegalAction(
+                "loot_not_on_top",
+                "Stones are removed from the top of a stack, one after another (R5.17).",
+                site=site,
+            )
+        heights[site] -= 1
+        removed.append(castle[site - 1][level])
+    value = sum(R.VALUE[s] for s in removed)
+    if value > last["damage"]:
+        raise IllegalAction(
+            "loot_too_much",
+            f"The stones removed are worth {value}; the damage allows {last['damage']} (R5.17).",
+            value=value,
+            damage=last["damage"],
+        )
+    if keep_stone not in removed:
+        raise IllegalAction(
+            "loot_keep_missing", "Keep one of the stones you removed (R5.17).", stone=keep_stone
+        )
+    for site in sites:
+        del castle[site - 1][heights[site] :]
+    st.goto(_after_loot(st, removed, keep_stone))
+
+
+def skip_loot(st: EketorpState, seat: Seat, action: Action) -> None:
+    """Remove nothing (D6)."""
+    st.goto(_after_loot(st, [], None))
+
+
+def _after_loot(st: EketorpState, removed: list[str], kept: str | None) -> str:
+    fight, last = st.fight, st.last_fight
+    assert fight is not None and last is not None
+    besieger = fight["a"]
+    if kept is not None:
+        st.carry[besieger].append(kept)
+        back = list(removed)
+        back.remove(kept)
+        for stone in back:
+            st.supply[stone] += 1
+    last["loot"] = {"removed": removed, "kept": kept}
+    st.record("loot", seat=besieger, owner=fight["b"], removed=removed, kept=kept)
+    st.turn = (besieger + 1) % st.n
+    return "pick"

@@ -1,0 +1,16 @@
+"""The games Longhall can host, by name."""
+
+from __future__ import annotations
+
+from .api import GameSpec
+from .eketorp import SPEC as EKETORP
+
+GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (EKETORP,)}
+
+
+def get(name: str) -> GameSpec:
+    """Return a game's spec or raise KeyError with the known names."""
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise KeyError(f"unknown game {name!r}; known: {', '.join(sorted(GAMES))}") from None

@@ -1,0 +1,62 @@
+"""The bots: random plays legal moves only; greedy plays sensibly and beats random."""
+
+from __future__ import annotations
+
+from server.gamedata import default_config
+from server.games.eketorp import SPEC
+from server.simulate import play_game
+
+from .helpers import BLUE, RED, clear_fields, new_game, plan, set_castle, set_field, set_hand, siege
+
+
+def test_greedy_beats_random_in_most_games() -> None:
+    # one greedy bot against random bots, the greedy seat moving round the table
+    games, wins = 0, 0.0
+    for players in (3, 4, 5, 6):
+        config = default_config("eketorp", players)
+        for seed in range(8):
+            kinds = ["random"] * players
+            greedy = seed % players
+            kinds[greedy] = "greedy"
+            state, _ = play_game(SPEC, config, seed, kinds)
+            winners = state.winners()
+            wins += 1 / len(winners) if greedy in winners else 0
+            games += 1
+    print(f"greedy won {wins:g} of {games} games against random bots")
+    assert wins / games > 0.75
+
+
+def test_greedy_goes_where_the_stones_are_and_defends_a_threatened_castle() -> None:
+    st = new_game(4)
+    clear_fields(st)
+    set_field(st, "F", clay=2, stone=1)
+    set_castle(st, RED, [["wood", "clay"], ["wood"], ["grass"]])
+    bot = SPEC.bots["greedy"](1)
+    while not st.committed[RED]:
+        st.apply(RED, bot.choose(st, RED))
+    assert st.plans[RED].get("castle", 0) >= 1
+    assert st.plans[RED].get("F", 0) >= 2
+
+
+def test_greedy_takes_the_most_valuable_loot() -> None:
+    st = new_game(4)
+    clear_fields(st)
+    set_castle(st, RED, [[], [], ["grass", "grass"], ["clay", "wood"]])
+    plan(st, {BLUE: {siege(RED, "boat"): 1}, RED: {"castle": 1}})
+    set_hand(st, BLUE, [5, 1, 1, 1])
+    set_hand(st, RED, [3, 1, 1, 1])
+    bot = SPEC.bots["greedy"](2)
+    st.apply(BLUE, bot.choose(st, BLUE))  # the siege
+    while st.phase == "swap":
+        seat = st.active_seats()[0]
+        st.apply(seat, {"type": "keep"})
+    assert bot.choose(st, BLUE) == {"type": "play", "card": 5}  # spends its best card
+    st.apply(BLUE, {"type": "play", "card": 5})
+    st.apply(RED, {"type": "play", "card": 3})
+    choice = bot.choose(st, BLUE)
+    assert choice["keep"] == "wood"
+
+
+def test_random_bot_only_plays_legal_moves() -> None:
+    state, actions = play_game(SPEC, default_config("eketorp", 5), 3, ["random"] * 5)
+    assert state.is_over() and actions > 100
