@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -37,8 +38,7 @@ def load_material_cards(path: str | Path | None = None, data_dir: str | Path | N
     return data["cards"] if isinstance(data, dict) and "cards" in data else data
 
 
-def default_config(
-    game: str,
+def eketorp_config(
     players: int,
     *,
     start_player: int = 0,
@@ -46,10 +46,19 @@ def default_config(
     deck_file: str | Path | None = None,
     data_dir: str | Path | None = None,
 ) -> dict[str, Any]:
+    """Return a config for a new game of Eketorp, with the material deck filled in (D1)."""
+    config: dict[str, Any] = {"players": players, "start_player": start_player, "deck": deck}
+    if deck == "house":
+        config["material_cards"] = load_material_cards(deck_file, data_dir)
+    return config
+
+
+# Per game: a function (players, start_player=..., data_dir=..., **options) -> complete config.
+CONFIG_BUILDERS: dict[str, Callable[..., dict[str, Any]]] = {
+    "eketorp": eketorp_config,
+}
+
+
+def default_config(game: str, players: int, **options: Any) -> dict[str, Any]:
     """Return a complete config for a new game of ``game`` with its data files filled in."""
-    if game == "eketorp":
-        config: dict[str, Any] = {"players": players, "start_player": start_player, "deck": deck}
-        if deck == "house":
-            config["material_cards"] = load_material_cards(deck_file, data_dir)
-        return config
-    return {"players": players, "start_player": start_player}
+    return CONFIG_BUILDERS[game](players, **options)

@@ -16,6 +16,12 @@ A game is a pure, deterministic state machine (OpenSpiel's Game/State, boardgame
 Actions are small JSON objects with a ``"type"``. Actions that only take back an earlier choice
 (un-commit, take a viking back) carry ``"undo": True`` in ``legal_actions`` so that random bots can
 skip them and still finish a game.
+
+A state also exposes ``players``, ``version`` (actions applied so far), ``phase`` (a short name the
+pages and the hardware show) and ``round``, and ``spec.commitments(state)`` lists the secret choices
+that seats have committed to but that are not revealed yet (Eketorp's plans, a chosen combat card):
+the server publishes a salted fingerprint of each while it is secret and the salt once it is
+revealed, so anyone can check that nobody changed a choice after committing to it.
 """
 
 from __future__ import annotations
@@ -73,6 +79,12 @@ class GameState(Protocol):
     @property
     def version(self) -> int: ...
 
+    @property
+    def phase(self) -> str: ...
+
+    @property
+    def round(self) -> int: ...
+
 
 class Bot(Protocol):
     """A bot picks one of the legal actions for its seat."""
@@ -100,7 +112,8 @@ class GameSpec:
     resample_hidden: Callable[[Any, Seat, random.Random], Any]
     # For the conformance tests: a list of broken invariants (conservation of pieces, bounds).
     check_invariants: Callable[[Any], list[str]]
-    default_config: Callable[[int], JSON] = field(default=lambda n: {"players": n})
+    # Secret choices committed but not yet revealed, by seat (see the module's docstring).
+    commitments: Callable[[Any], dict[int, Any]] = field(default=lambda state: {})
 
 
 def progress_actions(actions: list[Action]) -> list[Action]:

@@ -10,7 +10,7 @@ from .bots import GreedyBot, RandomBot
 from .invariants import check_invariants
 from .rules import MAX_PLAYERS, MIN_PLAYERS
 from .state import EketorpState, new_game
-from .view import resample_hidden, view
+from .view import commitments, resample_hidden, view
 
 SPEC = GameSpec(
     name="eketorp",
@@ -23,6 +23,7 @@ SPEC = GameSpec(
     bots={"random": RandomBot, "greedy": GreedyBot},
     resample_hidden=resample_hidden,
     check_invariants=check_invariants,
+    commitments=commitments,
 )
 
 __all__ = ["SPEC", "EketorpState", "new_game", "view"]

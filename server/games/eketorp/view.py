@@ -155,3 +155,17 @@ def resample_hidden(st: EketorpState, seat: Seat, rnd: random.Random) -> Eketorp
             out.plans[s] = {"castle": out.home[s]} if out.committed[s] and out.home[s] else {}
     out.rng.state = rnd.getrandbits(64)
     return out
+
+
+def commitments(st: EketorpState) -> dict[int, Any]:
+    """The secret choices committed and not yet revealed: plans (R3) and chosen cards (R5.9)."""
+    if st.phase in ("planning", "reveal"):
+        return {s: dict(st.plans[s]) for s in range(st.n) if st.committed[s] and st.home[s]}
+    fight = st.fight
+    if st.phase == "choose" and fight is not None:
+        return {
+            seat: {"card": card}
+            for seat, card in zip((fight["a"], fight["b"]), fight["played"], strict=True)
+            if card is not None
+        }
+    return {}
