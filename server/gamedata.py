@@ -53,9 +53,60 @@ def eketorp_config(
     return config
 
 
+VIKINGS_COMPONENTS_NAME = "vikings-on-board-components.json"
+
+
+def load_vikings_components(
+    path: str | Path | None = None, data_dir: str | Path | None = None
+) -> Any:
+    """Return Vikings on Board's barrels, hull pieces and chests (D1-D3): ``path``, else
+    ``<data_dir>/vikings-on-board-components.json`` if a user put one there, else the data shipped
+    with Longhall."""
+    source: Path | None = Path(path) if path else None
+    if source is None and data_dir is not None:
+        candidate = Path(data_dir) / VIKINGS_COMPONENTS_NAME
+        if candidate.exists():
+            source = candidate
+    if source is None:
+        data = read_json_resource("server.games.vikings_on_board", "components.json")
+    else:
+        try:
+            data = json.loads(source.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise IllegalAction(
+                "bad_config", f"Cannot read the component data {source}: {exc}", reason=str(exc)
+            ) from exc
+    if isinstance(data, dict):
+        data = {k: v for k, v in data.items() if k != "about"}
+    return data
+
+
+def vikings_on_board_config(
+    players: int,
+    *,
+    start_player: int = 0,
+    colours: list[str] | None = None,
+    deck_file: str | Path | None = None,
+    data_dir: str | Path | None = None,
+) -> dict[str, Any]:
+    """Return a config for a new game of Vikings on Board, with its components filled in (D1-D3).
+
+    ``deck_file`` (``longhall simulate --deck``) names a component data file; ``start_player`` is
+    accepted like every game's but unused: the turn order is drawn at random (V1.2).
+    """
+    config: dict[str, Any] = {
+        "players": players,
+        "components": load_vikings_components(deck_file, data_dir),
+    }
+    if colours is not None:
+        config["colours"] = colours
+    return config
+
+
 # Per game: a function (players, start_player=..., data_dir=..., **options) -> complete config.
 CONFIG_BUILDERS: dict[str, Callable[..., dict[str, Any]]] = {
     "eketorp": eketorp_config,
+    "vikings_on_board": vikings_on_board_config,
 }
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from .api import GameSpec
 from .eketorp import SPEC as EKETORP
+from .vikings_on_board import SPEC as VIKINGS_ON_BOARD
 
-GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (EKETORP,)}
+GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (EKETORP, VIKINGS_ON_BOARD)}
 
 
 def get(name: str) -> GameSpec:
