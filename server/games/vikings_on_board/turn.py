@@ -51,9 +51,11 @@ def barrels_on_quay(st: VikingsState, seat: int) -> list[int]:
 def movable_pieces(st: VikingsState, colour: int | None) -> list[int]:
     """Return the pieces (of ``colour``, or any) that another drakkar in port has room for."""
     room = open_drakkars(st)
+    if not room:
+        return []
     out: list[int] = []
     for d in st.in_port():
-        if any(o != d for o in room):
+        if len(room) > 1 or room[0] != d:
             out.extend(p for p in st.hulls[d] if colour is None or st.piece_colour(p) == colour)
     return out
 
