@@ -236,3 +236,11 @@ def test_a_saved_state_of_another_game_is_refused() -> None:
     del data["hulls"]
     with pytest.raises(IllegalAction):
         SPEC.from_dict(data)
+
+
+def test_the_config_builder_takes_the_options_every_game_takes() -> None:
+    # V1.2: the turn order is drawn, so a start player changes nothing
+    cfg = default_config("vikings_on_board", 3, start_player=2, colours=["blue", "red", "green"])
+    assert cfg["colours"] == ["blue", "red", "green"] and "start_player" not in cfg
+    st = ok(SPEC.new(cfg, 4))
+    assert st.colours == [BLUE, RED, GREEN] and st.owners[YELLOW] is None
