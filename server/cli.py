@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from .games.registry import GAMES
 
@@ -29,6 +30,58 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("--deck", help="Eketorp: a material deck file instead of the house deck")
     sim.add_argument("--json", action="store_true", help="one JSON object per game, then totals")
+
+    srv = sub.add_parser("serve", help="run the game-night server for one table")
+    srv.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
+    srv.add_argument("--port", type=int, default=8000)
+    srv.add_argument(
+        "--data-dir",
+        type=Path,
+        help="where the game store lives (default: $STATE_DIRECTORY, else ~/.local/state/longhall)",
+    )
+    srv.add_argument(
+        "--gpio",
+        choices=("auto", "mock", "off"),
+        default="auto",
+        help="buttons and LEDs: auto finds GPIO if there is any; mock simulates pins",
+    )
+    srv.add_argument("--gpio-config", type=Path, help="a pin map (TOML) instead of the default")
+    srv.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.8,
+        help="seconds a bot waits before a move everyone sees (default 0.8)",
+    )
+    srv.add_argument(
+        "--auto-next",
+        type=float,
+        metavar="SECONDS",
+        help="press NEXT by itself after this many seconds (a table without buttons)",
+    )
+    srv.add_argument(
+        "--public-url", help="the address phones should use, e.g. http://10.42.0.1:8000"
+    )
+    srv.add_argument(
+        "--hotspot-file",
+        type=Path,
+        help="the offline Wi-Fi's name and password, to show its QR code",
+    )
+    srv.add_argument("--seed", type=int, help="fixed game seeds, for tests and tournaments")
+    srv.add_argument(
+        "--rate-limit",
+        type=float,
+        default=20.0,
+        metavar="EVENTS_PER_SECOND",
+        help="events a connection may send per second, bursts of twice that (default 20)",
+    )
+
+    hist = sub.add_parser("history", help="list the games stored on this server")
+    hist.add_argument("--data-dir", type=Path)
+    hist.add_argument("--json", action="store_true")
+
+    rep = sub.add_parser("replay", help="replay a stored game from its log and print its scores")
+    rep.add_argument("game_id", type=int)
+    rep.add_argument("--data-dir", type=Path)
     return parser
 
 
@@ -38,6 +91,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .simulate import run
 
         return run(args, sys.stdout)
+    from .config import Settings, default_data_dir
+
+    data_dir = args.data_dir or default_data_dir()
+    if args.command == "serve":
+        from .serve import serve
+
+        settings = Settings(
+            host=args.host,
+            port=args.port,
+            data_dir=data_dir,
+            gpio=args.gpio,
+            gpio_config=args.gpio_config,
+            bot_delay=args.bot_delay,
+            auto_next=args.auto_next,
+            public_url=args.public_url,
+            hotspot_file=args.hotspot_file,
+            seed=args.seed,
+            rate=args.rate_limit,
+            burst=max(1, int(args.rate_limit * 2)),
+        )
+        return serve(settings)
+    from .history import print_history, print_replay
+
+    if args.command == "history":
+        return print_history(Settings(data_dir=data_dir), args.json, sys.stdout)
+    if args.command == "replay":
+        return print_replay(Settings(data_dir=data_dir), args.game_id, sys.stdout)
     return 2
 
 

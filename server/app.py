@@ -1,0 +1,285 @@
+"""The web application: pages, ``/healthz`` and the Socket.IO events, around one :class:`Table`.
+
+The socket layer is thin: it checks who connects, hands every command to the table and sends
+exactly the messages the table returns. Flask-SocketIO runs in threading mode with
+simple-websocket (no eventlet: its maintainers deprecated it and it breaks gpiozero's threads).
+"""
+
+from __future__ import annotations
+
+import gzip
+import logging
+import mimetypes
+import threading
+from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Response, abort, jsonify, request
+from flask_socketio import SocketIO
+from socketio.exceptions import ConnectionRefusedError
+
+from .botrunner import BotRunner
+from .config import Settings
+from .games.api import IllegalAction
+from .netinfo import base_url, qr_svg, wifi_qr_text
+from .ratelimit import TokenBucket
+from .store import Store
+from .table import Outgoing, Table
+
+log = logging.getLogger("longhall.app")
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = {
+    "table": ROOT / "table_display",
+    "phone": ROOT / "phone_ui",
+    "static": Path(__file__).resolve().parent / "static",
+}
+COMPRESSIBLE = (".html", ".js", ".css", ".json", ".svg", ".txt")
+CSP = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+
+
+def longhall_version() -> str:
+    try:
+        return version("longhall")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+@dataclass
+class Longhall:
+    """The running pieces of one server."""
+
+    app: Flask
+    socketio: SocketIO
+    table: Table
+    bots: BotRunner
+    hardware: Any = None
+    _stopped: bool = field(default=False)
+
+    def start_background(self) -> None:
+        """Start the bot runner and the buttons and lights (once the table is served)."""
+        self.bots.start()
+        if self.table.settings.gpio != "off":
+            from hardware.adapter import start_hardware
+
+            self.hardware = start_hardware(self.table, self.table.settings)
+
+    def stop(self) -> None:
+        if self._stopped:
+            return
+        self._stopped = True
+        self.bots.stop()
+        if self.hardware is not None:
+            self.hardware.close()
+        self.table.store.close()
+
+
+def create_app(settings: Settings) -> Longhall:
+    """Build the application for one table stored under ``settings.data_dir``."""
+    app = Flask(__name__, static_folder=None)
+    app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
+    store = Store(settings.db_path)
+    table = Table(store, settings)
+    table.join_url = (
+        f"{base_url(settings.host, settings.port, settings.public_url)}/join/{table.data.code}"
+    )
+    table.hotspot = read_hotspot(settings.hotspot_file)
+
+    socketio = SocketIO(
+        app,
+        async_mode="threading",
+        cors_allowed_origins=same_origin,
+        max_http_buffer_size=max(settings.max_payload * 4, 65536),
+        ping_interval=10,
+        ping_timeout=20,
+        logger=False,
+        engineio_logger=False,
+    )
+    buckets: dict[str, TokenBucket] = {}
+    buckets_lock = threading.Lock()
+
+    def send(ops: list[Outgoing]) -> None:
+        server = socketio.server
+        for op in ops:
+            if op.op == "emit":
+                socketio.emit(op.event, op.payload, to=op.target)
+            elif op.op == "join":
+                server.enter_room(op.target, op.payload, namespace="/")
+            elif op.op == "leave":
+                server.leave_room(op.target, op.payload, namespace="/")
+            elif op.op == "disconnect":
+                server.disconnect(op.target, namespace="/")
+
+    table.publisher = send
+    register_pages(app, table)
+
+    @socketio.on("connect")
+    def on_connect(auth: object = None) -> None:
+        sid = request.sid  # type: ignore[attr-defined]
+        try:
+            who = table.connect(sid, auth)
+        except IllegalAction as err:
+            raise ConnectionRefusedError(err.to_dict()) from None
+        with buckets_lock:
+            buckets[sid] = TokenBucket(settings.rate, settings.burst)
+        send(table.welcome(who))
+
+    @socketio.on("disconnect")
+    def on_disconnect(*_: object) -> None:
+        sid = request.sid  # type: ignore[attr-defined]
+        with buckets_lock:
+            buckets.pop(sid, None)
+        table.disconnect(sid)
+
+    def allowed(sid: str) -> bool:
+        with buckets_lock:
+            bucket = buckets.get(sid)
+            return bucket is not None and bucket.allow()
+
+    @socketio.on("command")
+    def on_command(payload: object = None, *extra: object) -> dict[str, Any]:
+        sid = request.sid  # type: ignore[attr-defined]
+        if not allowed(sid):
+            log.warning("rate limit: dropped a command from %s", sid)
+            return refusal("rate_limited", "Too many commands: slow down.")
+        if extra:
+            return refusal("malformed", "A command is one JSON object.")
+        if len(repr(payload)) > settings.max_payload:
+            log.warning("dropped an oversized command from %s", sid)
+            return refusal("too_large", "That command is too large.")
+        return table.submit(table.identity(sid), payload)
+
+    @socketio.on("snapshot")
+    def on_snapshot(*_: object) -> dict[str, Any]:
+        sid = request.sid  # type: ignore[attr-defined]
+        if not allowed(sid):
+            return refusal("rate_limited", "Too many requests: slow down.")
+        return table.snapshot_for(sid)
+
+    @socketio.on("*")
+    def on_unknown(event: str, *_: object) -> dict[str, Any]:
+        sid = request.sid  # type: ignore[attr-defined]
+        allowed(sid)
+        log.warning("unknown event %r from %s", str(event)[:40], sid)
+        return refusal("unknown_event", "There is no such event.")
+
+    @socketio.on_error_default
+    def on_error(err: Exception) -> dict[str, Any]:
+        log.exception("error while handling an event", exc_info=err)
+        return refusal("server_error", "Something went wrong on the server; nothing changed.")
+
+    bots = BotRunner(table, settings.bot_delay, settings.auto_next)
+    return Longhall(app=app, socketio=socketio, table=table, bots=bots)
+
+
+def refusal(code: str, message: str) -> dict[str, Any]:
+    return {"ok": False, "error": {"code": code, "message": message, "params": {}}}
+
+
+def same_origin(origin: str | None, environ: dict[str, Any]) -> bool:
+    """Browsers may connect only from pages this server served (never ``*``)."""
+    if origin is None:
+        return True  # not a browser: phones and pages always send an Origin
+    host = environ.get("HTTP_HOST", "")
+    allowed = origin in (f"http://{host}", f"https://{host}")
+    if not allowed:
+        log.warning("refused a connection from origin %r", origin[:80])
+    return allowed
+
+
+def read_hotspot(path: Path | None) -> dict[str, str] | None:
+    """The offline Wi-Fi's name and password, written by the install script when it is on."""
+    if path is None or not path.exists():
+        return None
+    values: dict[str, str] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        key, sep, value = line.partition("=")
+        if sep:
+            values[key.strip()] = value.strip()
+    if not values.get("ssid"):
+        return None
+    return {"ssid": values["ssid"], "password": values.get("password", "")}
+
+
+def register_pages(app: Flask, table: Table) -> None:
+    cache: dict[tuple[Path, float], bytes] = {}
+    cache_lock = threading.Lock()
+
+    def serve_file(folder: Path, name: str) -> Response:
+        path = (folder / name).resolve()
+        if folder.resolve() not in path.parents or not path.is_file():
+            abort(404)
+        mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        if mime.startswith("text/") or mime in ("application/javascript", "application/json"):
+            mime += "; charset=utf-8"
+        body = path.read_bytes()
+        response = Response(body, mimetype=mime)
+        if path.suffix in COMPRESSIBLE and "gzip" in request.headers.get("Accept-Encoding", ""):
+            key = (path, path.stat().st_mtime)
+            with cache_lock:
+                packed = cache.get(key)
+                if packed is None:
+                    packed = cache[key] = gzip.compress(body, 9)
+            response.set_data(packed)
+            response.headers["Content-Encoding"] = "gzip"
+        response.headers["Vary"] = "Accept-Encoding"
+        response.headers["Cache-Control"] = "no-cache"
+        response.add_etag()
+        response.make_conditional(request)
+        return response
+
+    @app.after_request
+    def headers(response: Response) -> Response:
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        return response
+
+    @app.get("/")
+    def table_page() -> Response:
+        return serve_file(PAGES["table"], "index.html")
+
+    @app.get("/join/<code>")
+    def phone_page(code: str) -> Response:
+        return serve_file(PAGES["phone"], "index.html")
+
+    @app.get("/table/<path:name>")
+    def table_files(name: str) -> Response:
+        return serve_file(PAGES["table"], name)
+
+    @app.get("/phone/<path:name>")
+    def phone_files(name: str) -> Response:
+        return serve_file(PAGES["phone"], name)
+
+    @app.get("/static/<path:name>")
+    def static_files(name: str) -> Response:
+        return serve_file(PAGES["static"], name)
+
+    @app.get("/healthz")
+    def healthz() -> Response:
+        return jsonify({"status": "ok", "version": longhall_version(), **table.health()})
+
+    @app.get("/qr/join.svg")
+    def join_qr() -> Response:
+        return svg(qr_svg(table.join_url))
+
+    @app.get("/qr/wifi.svg")
+    def wifi_qr() -> Response:
+        if table.hotspot is None:
+            abort(404)
+        return svg(qr_svg(wifi_qr_text(table.hotspot["ssid"], table.hotspot["password"])))
+
+    @app.get("/favicon.ico")
+    def favicon() -> Response:
+        return Response(status=204)
+
+
+def svg(body: str) -> Response:
+    response = Response(body, mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "no-cache"
+    return response

@@ -1,0 +1,100 @@
+"""The shape of every command a client may send, checked before anything else looks at it.
+
+See ``docs/protocol.md`` for the whole protocol. A command is one JSON object sent with the
+Socket.IO event ``command``: ``{"type", "id", "version", ...}``. ``id`` is chosen by the client
+(a repeated id is answered with the first answer and not applied twice) and ``version`` is the
+table version the client last saw (a command made against an outdated view is refused).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .games.api import IllegalAction
+
+CommandError = IllegalAction
+
+ID_PATTERN = re.compile(r"^[A-Za-z0-9_.:-]{8,64}$")
+MAX_NAME = 24
+
+# type -> {field: type}; every command also carries "type", "id" and "version".
+COMMANDS: dict[str, dict[str, type]] = {
+    "join": {"name": str, "colour": str},
+    "profile": {"name": str, "colour": str},
+    "add_bot": {"bot": str},
+    "remove_seat": {"seat": int},
+    "kick": {"seat": int},
+    "handover": {"seat": int},
+    "botify": {"seat": int, "bot": str},
+    "move_seat": {"seat": int, "to": int},
+    "set_start_player": {"seat": int},
+    "set_options": {"deck": str},
+    "start": {},
+    "pause": {},
+    "resume": {},
+    "end_game": {},
+    "act": {"action": dict},
+    "table": {"action": dict},
+    "proxy": {"seat": int, "action": dict},
+    "history": {},
+}
+
+# Commands only the host may send.
+HOST_ONLY = frozenset(
+    {
+        "add_bot",
+        "remove_seat",
+        "kick",
+        "handover",
+        "botify",
+        "move_seat",
+        "set_start_player",
+        "set_options",
+        "start",
+        "pause",
+        "resume",
+        "end_game",
+        "proxy",
+        "history",
+    }
+)
+
+
+def check_command(payload: object) -> dict[str, Any]:
+    """Return the command if its shape is right, else raise ``CommandError``."""
+    if not isinstance(payload, dict):
+        raise CommandError("malformed", "A command must be a JSON object.")
+    kind = payload.get("type")
+    if not isinstance(kind, str) or kind not in COMMANDS:
+        raise CommandError("unknown_command", "There is no such command.", command=str(kind)[:32])
+    cid = payload.get("id")
+    if not isinstance(cid, str) or not ID_PATTERN.match(cid):
+        raise CommandError(
+            "bad_id", "A command needs an id of 8 to 64 letters, digits or -_.: characters."
+        )
+    version = payload.get("version")
+    if type(version) is not int or version < 0:
+        raise CommandError("bad_version", "A command needs the table version it was made against.")
+    fields = COMMANDS[kind]
+    for key in payload:
+        if key not in fields and key not in ("type", "id", "version"):
+            raise CommandError("malformed", f"The command {kind!r} takes no {key!r}.", command=kind)
+    for key, want in fields.items():
+        value = payload.get(key)
+        ok = type(value) is int if want is int else isinstance(value, want)
+        if not ok:
+            raise CommandError(
+                "malformed", f"The command {kind!r} needs {key!r}.", command=kind, field=key
+            )
+    return payload
+
+
+def clean_name(name: str) -> str:
+    """Return a player's name trimmed, or raise ``bad_name``."""
+    name = " ".join(name.split())
+    if not 1 <= len(name) <= MAX_NAME or not name.isprintable():
+        raise CommandError(
+            "bad_name", f"A name has 1 to {MAX_NAME} printable characters.", max=MAX_NAME
+        )
+    return name

@@ -1,0 +1,59 @@
+"""Seats at the table: who sits where, with which colour (castle) and symbol."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import asdict, dataclass
+from typing import Any
+
+# The castle colours; each also has a symbol, so colour is never the only cue.
+COLOURS: dict[str, str] = {
+    "red": "▲",
+    "blue": "●",
+    "yellow": "■",
+    "green": "◆",
+    "white": "★",
+    "black": "✚",
+}
+BOT_KINDS = ("greedy", "random")
+
+
+def new_token() -> str:
+    """A seat token: 192 random bits, URL-safe."""
+    return secrets.token_urlsafe(24)
+
+
+def hash_token(token: str) -> str:
+    """Tokens are kept hashed: the store never holds one a thief could present."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class Seat:
+    """One seat: a player's phone or a bot."""
+
+    name: str
+    colour: str
+    kind: str = "human"  # human | bot
+    bot: str | None = None  # greedy | random for bots
+    token_hash: str | None = None  # humans only
+    vacant: bool = False  # a human seat whose phone was sent away during a game
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Seat:
+        return cls(**data)
+
+    def public(self) -> dict[str, Any]:
+        """What everyone may know about this seat (never the token)."""
+        return {
+            "name": self.name,
+            "colour": self.colour,
+            "symbol": COLOURS.get(self.colour, "?"),
+            "kind": self.kind,
+            "bot": self.bot,
+            "vacant": self.vacant,
+        }

@@ -1,0 +1,222 @@
+"""The game store: a SQLite file that survives a power cut.
+
+Every accepted command is appended to the ``records`` journal and committed (WAL mode,
+``synchronous=FULL``: the commit returns only once the data is on the disk) before the player is
+told it was accepted. From time to time a full snapshot of the table is written in the same
+transaction, and records older than the latest snapshot are pruned. Restarting reads the latest
+snapshot and replays the records after it.
+
+Finished (and abandoned) games stay in ``games`` with every action in ``game_actions``, so the
+host can list them and any game can be replayed from its seed and log.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+SCHEMA_VERSION = 1
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS records (
+    seq INTEGER PRIMARY KEY,
+    at REAL NOT NULL,
+    data TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS snapshots (
+    seq INTEGER PRIMARY KEY,
+    at REAL NOT NULL,
+    data TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    config TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    seats TEXT NOT NULL,
+    started REAL NOT NULL,
+    finished REAL,
+    status TEXT NOT NULL,
+    result TEXT
+);
+CREATE TABLE IF NOT EXISTS game_actions (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    n INTEGER NOT NULL,
+    seat INTEGER,
+    action TEXT NOT NULL,
+    PRIMARY KEY (game_id, n)
+);
+"""
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+class Store:
+    """One SQLite file per Longhall server; every write is durable when the call returns."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._lock = threading.Lock()
+        self.db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        self.db.executescript(SCHEMA)
+        with self.transaction():
+            self.db.execute(
+                "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', ?)",
+                (str(SCHEMA_VERSION),),
+            )
+
+    def close(self) -> None:
+        with self._lock:
+            self.db.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """Run writes atomically; the commit waits until the data is on the disk."""
+        with self._lock:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.db
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            self.db.execute("COMMIT")
+
+    # -- meta --------------------------------------------------------------------------------
+
+    def get_meta(self, key: str) -> str | None:
+        with self._lock:
+            row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    # -- the journal -------------------------------------------------------------------------
+
+    def append(
+        self,
+        seq: int,
+        record: dict[str, Any],
+        snapshot: dict[str, Any] | None = None,
+        game_action: tuple[int, int, int | None, dict[str, Any]] | None = None,
+        game_row: dict[str, Any] | None = None,
+    ) -> None:
+        """Durably append one accepted command, with what it changes in the game history."""
+        now = time.time()
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO records (seq, at, data) VALUES (?, ?, ?)", (seq, now, dumps(record))
+            )
+            if game_row is not None:
+                self._write_game(db, game_row)
+            if game_action is not None:
+                game_id, n, seat, action = game_action
+                db.execute(
+                    "INSERT INTO game_actions (game_id, n, seat, action) VALUES (?, ?, ?, ?)",
+                    (game_id, n, seat, dumps(action)),
+                )
+            if snapshot is not None:
+                db.execute(
+                    "INSERT OR REPLACE INTO snapshots (seq, at, data) VALUES (?, ?, ?)",
+                    (seq, now, dumps(snapshot)),
+                )
+                # Older records and snapshots are no longer needed to restore the table.
+                db.execute("DELETE FROM records WHERE seq <= ?", (seq,))
+                db.execute("DELETE FROM snapshots WHERE seq < ?", (seq,))
+
+    def _write_game(self, db: sqlite3.Connection, row: dict[str, Any]) -> None:
+        db.execute(
+            "INSERT INTO games (id, game, config, seed, seats, started, finished, status, result)"
+            " VALUES (:id, :game, :config, :seed, :seats, :started, :finished, :status, :result)"
+            " ON CONFLICT(id) DO UPDATE SET finished = excluded.finished,"
+            " status = excluded.status, result = excluded.result",
+            {
+                "id": row["id"],
+                "game": row["game"],
+                "config": dumps(row["config"]),
+                "seed": row["seed"],
+                "seats": dumps(row["seats"]),
+                "started": row["started"],
+                "finished": row.get("finished"),
+                "status": row["status"],
+                "result": None if row.get("result") is None else dumps(row["result"]),
+            },
+        )
+
+    def load(self) -> tuple[tuple[int, dict[str, Any]] | None, list[tuple[int, dict[str, Any]]]]:
+        """Return the latest snapshot (seq, table) if any, and the records after it, in order."""
+        with self._lock:
+            row = self.db.execute(
+                "SELECT seq, data FROM snapshots ORDER BY seq DESC LIMIT 1"
+            ).fetchone()
+            after = -1 if row is None else int(row[0])
+            records = self.db.execute(
+                "SELECT seq, data FROM records WHERE seq > ? ORDER BY seq", (after,)
+            ).fetchall()
+        snapshot = None if row is None else (int(row[0]), json.loads(row[1]))
+        return snapshot, [(int(seq), json.loads(data)) for seq, data in records]
+
+    # -- game history ------------------------------------------------------------------------
+
+    def games(self) -> list[dict[str, Any]]:
+        """Every game ever started here, newest first."""
+        with self._lock:
+            rows = self.db.execute(
+                "SELECT g.id, g.game, g.seed, g.seats, g.started, g.finished, g.status, g.result,"
+                " (SELECT COUNT(*) FROM game_actions a WHERE a.game_id = g.id)"
+                " FROM games g ORDER BY g.id DESC"
+            ).fetchall()
+        return [
+            {
+                "id": r[0],
+                "game": r[1],
+                "seed": r[2],
+                "seats": json.loads(r[3]),
+                "started": r[4],
+                "finished": r[5],
+                "status": r[6],
+                "result": None if r[7] is None else json.loads(r[7]),
+                "actions": r[8],
+            }
+            for r in rows
+        ]
+
+    def game(self, game_id: int) -> dict[str, Any] | None:
+        """One game with its config and its whole action log."""
+        with self._lock:
+            row = self.db.execute(
+                "SELECT id, game, config, seed, seats, started, finished, status, result"
+                " FROM games WHERE id = ?",
+                (game_id,),
+            ).fetchone()
+            if row is None:
+                return None
+            actions = self.db.execute(
+                "SELECT seat, action FROM game_actions WHERE game_id = ? ORDER BY n", (game_id,)
+            ).fetchall()
+        return {
+            "id": row[0],
+            "game": row[1],
+            "config": json.loads(row[2]),
+            "seed": row[3],
+            "seats": json.loads(row[4]),
+            "started": row[5],
+            "finished": row[6],
+            "status": row[7],
+            "result": None if row[8] is None else json.loads(row[8]),
+            "log": [(seat, json.loads(action)) for seat, action in actions],
+        }

@@ -1,0 +1,96 @@
+"""Fixtures for the server tests: a Longhall app on a real SQLite file, and test-client phones."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.app import Longhall, create_app
+from server.config import Settings
+
+
+class Client:
+    """A Socket.IO test client that remembers every message it received."""
+
+    def __init__(self, longhall: Longhall, auth: dict[str, Any] | None = None) -> None:
+        self.lh = longhall
+        self.sio = longhall.socketio.test_client(longhall.app, auth=auth)
+        self.messages: list[dict[str, Any]] = []
+        self.token: str | None = None
+        self.seat: int | None = None
+
+    @property
+    def connected(self) -> bool:
+        return bool(self.sio.is_connected())
+
+    def pump(self) -> list[dict[str, Any]]:
+        if self.connected:
+            got = self.sio.get_received()
+        else:  # what arrived before the server hung up
+            got, self.sio.queue = list(self.sio.queue), []
+        self.messages.extend(got)
+        return got
+
+    def last(self) -> dict[str, Any]:
+        """The newest snapshot or update."""
+        self.pump()
+        for message in reversed(self.messages):
+            if message["name"] in ("snapshot", "update"):
+                return message["args"][0]  # type: ignore[no-any-return]
+        raise AssertionError("no snapshot received")
+
+    def send(
+        self, kind: str, version: int | None = None, cid: str | None = None, **fields: Any
+    ) -> dict[str, Any]:
+        payload = {
+            "type": kind,
+            "id": cid or uuid.uuid4().hex,
+            "version": version if version is not None else self.lh.table.data.version,
+            **fields,
+        }
+        ack = self.sio.emit("command", payload, callback=True)
+        self.pump()
+        return ack  # type: ignore[no-any-return]
+
+    def act(self, **action: Any) -> dict[str, Any]:
+        return self.send("act", action=action)
+
+    def join(self, name: str, colour: str = "") -> dict[str, Any]:
+        ack = self.send("join", name=name, colour=colour)
+        if ack["ok"]:
+            self.token, self.seat = ack["token"], ack["seat"]
+        return ack
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(data_dir=tmp_path, gpio="off", bot_delay=0.0)
+
+
+@pytest.fixture
+def longhall(settings: Settings) -> Iterator[Longhall]:
+    lh = create_app(settings)
+    yield lh
+    lh.stop()
+
+
+@pytest.fixture
+def guest(longhall: Longhall):  # type: ignore[no-untyped-def]
+    def make() -> Client:
+        return Client(longhall, {"code": longhall.table.data.code})
+
+    return make
+
+
+def seated(longhall: Longhall, names: list[str]) -> list[Client]:
+    """Phones that joined, in order (the first is the host)."""
+    phones = []
+    for name in names:
+        phone = Client(longhall, {"code": longhall.table.data.code})
+        assert phone.join(name)["ok"]
+        phones.append(phone)
+    return phones

@@ -1,0 +1,333 @@
+"""End to end: real ``longhall serve`` processes and real Socket.IO clients over loopback."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import sqlite3
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+
+from server.games.api import progress_actions
+from server.games.registry import GAMES
+
+from ..support import Phone, ServerProcess
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def server(tmp_path: Path):  # type: ignore[no-untyped-def]
+    proc = ServerProcess(tmp_path, "--bot-delay", "0", "--rate-limit", "1000", "--seed", "42")
+    proc.start()
+    yield proc
+    proc.stop()
+
+
+def seat_phones(server: ServerProcess, names: list[str], bots: list[str]) -> list[Phone]:
+    code = server.health  # noqa: F841 - the server is up
+    lobby = Phone(server.url).connect()
+    table_code = lobby.latest["table"]["code"]  # type: ignore[index]
+    lobby.disconnect()
+    phones = []
+    for name in names:
+        phone = Phone(server.url, {"code": table_code}, name=name).connect()
+        assert phone.join(name)["ok"]
+        phones.append(phone)
+    for kind in bots:
+        assert phones[0].command("add_bot", bot=kind)["ok"]
+    return phones
+
+
+def decide(phone: Phone, seed: int) -> dict[str, Any] | None:
+    """A scripted player: a choice that depends only on what this phone sees."""
+    view = phone.latest
+    assert view is not None
+    game = view["game"]
+    if game is None or phone.seat not in game["public"]["active"]:
+        return None
+    legal = progress_actions(game["legal"])
+    if not legal:
+        return None
+    rnd = random.Random(f"{seed}-{phone.seat}-{view['steps']}")
+    return rnd.choice(legal)
+
+
+def play_step(phones: list[Phone], seed: int) -> tuple[Phone, str, dict[str, Any]] | None:
+    """The next command of the script, or None when the game is over."""
+    first = phones[0].latest
+    assert first is not None
+    if first["table"]["status"] != "playing":
+        return None
+    for phone in phones:
+        action = decide(phone, seed)
+        if action is not None:
+            return phone, "act", {"action": action}
+    table_actions = first["game"]["public"]["table_actions"]
+    if table_actions:
+        return phones[0], "table", {"action": {"type": table_actions[0]}}
+    return phones[0], "wait", {}
+
+
+def settle(phones: list[Phone]) -> None:
+    """Wait until every phone has seen the same, latest version."""
+    target = max(p.latest["version"] for p in phones)  # type: ignore[index]
+    for p in phones:
+        p.wait(lambda v, t=target: v["version"] >= t)
+
+
+def replay_states(db_path: Path, game_id: int) -> list[Any]:
+    """The game's state after each of its actions, rebuilt from the store."""
+    db = sqlite3.connect(db_path)
+    game, config, seed = db.execute(
+        "SELECT game, config, seed FROM games WHERE id = ?", (game_id,)
+    ).fetchone()
+    actions = db.execute(
+        "SELECT seat, action FROM game_actions WHERE game_id = ? ORDER BY n", (game_id,)
+    ).fetchall()
+    db.close()
+    spec = GAMES[game]
+    state = spec.new(json.loads(config), seed)
+    states = [state.clone()]
+    for seat, action in actions:
+        state.apply(seat, json.loads(action))
+        states.append(state.clone())
+    return states
+
+
+def test_a_whole_game_with_three_phones_and_three_bots_leaks_nothing(server: ServerProcess) -> None:
+    phones = seat_phones(server, ["Anna", "Bob", "Cara"], ["greedy", "random", "greedy"])
+    table_display = Phone(server.url, name="table").connect()
+    spectators = [Phone(server.url, name=f"spectator{i}").connect() for i in range(2)]
+    assert phones[0].command("start")["ok"]
+    for phone in phones:
+        phone.wait(lambda v: v["game"] is not None)
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        settle(phones)
+        step = play_step(phones, seed=7)
+        if step is None:
+            break
+        phone, kind, fields = step
+        if kind == "wait":  # a bot is about to move: its update is on the way
+            phone.changed.wait(0.05)
+            continue
+        ack = phone.command(kind, **fields)
+        assert ack["ok"] or ack["error"]["code"] == "stale_version", ack
+    final = table_display.wait(lambda v: v["table"]["status"] == "over")
+    scores = final["table"]["result"]["scores"]
+    assert len(scores) == 6 and final["table"]["result"]["winners"]
+    assert final["game"]["public"]["phase"] == "over"
+    game_id = final["table"]["game_id"]
+    for p in [*phones, table_display, *spectators]:
+        p.disconnect()
+
+    # every message every client received is exactly that reader's view of the state then
+    states = replay_states(server.data_dir / "longhall.sqlite3", game_id)
+    spec = GAMES["eketorp"]
+    revealed_at: dict[str, int] = {}
+    for client in [*phones, table_display, *spectators]:
+        for event, body in client.messages:
+            if event in ("snapshot", "update"):
+                for reveal in body["table"]["reveals"]:
+                    revealed_at[reveal["salt"]] = min(
+                        revealed_at.get(reveal["salt"], 1 << 30), body["version"]
+                    )
+    assert len(revealed_at) > 10
+    checked = 0
+    for client in [*phones, table_display, *spectators]:
+        seat = client.seat
+        for event, body in client.messages:
+            if event not in ("snapshot", "update"):
+                continue
+            text = json.dumps(body)
+            if body["game"] is not None and body["table"]["game_id"] == game_id:
+                expected = spec.view(states[body["steps"]], seat)
+                assert body["game"] == json.loads(json.dumps(expected))
+                checked += 1
+            for salt, version in revealed_at.items():
+                if body["version"] < version:
+                    assert salt not in text
+            for other in phones:
+                assert other.token not in text
+    assert checked > 1000
+
+
+def run_script(
+    server: ServerProcess, tmp: Path, kill_every: int | None, seed: int
+) -> tuple[dict[str, Any], int]:
+    """Play a scripted 3-player game; with ``kill_every``, kill -9 and restart that often."""
+    phones = seat_phones(server, ["Anna", "Bob", "Cara"], [])
+    tokens = [p.token for p in phones]
+    assert phones[0].command("start")["ok"]
+    for phone in phones:
+        phone.wait(lambda v: v["game"] is not None)
+    acked = 0
+    kills = 0
+    last_version = 0
+    killed_at = -1
+    while True:
+        step = play_step(phones, seed)
+        if step is None:
+            break
+        phone, kind, fields = step
+        assert kind != "wait"
+        cid = uuid.uuid4().hex
+        version = phone.latest["version"]  # type: ignore[index]
+        due = kill_every is not None and acked and acked % kill_every == 0 and killed_at != acked
+        in_flight = due and acked % (kill_every * 3) == kill_every * 2  # type: ignore[operator]
+        if in_flight:
+            # power cut while a command is on its way: no answer; the phone sends it again
+            threading.Thread(
+                target=_quiet_call, args=(phone, kind, cid, version, fields), daemon=True
+            ).start()
+        if due:
+            server.kill9()
+            kills += 1
+            killed_at = acked
+            for p in phones:
+                p.disconnect()
+            server.start()
+            health = server.health()
+            assert health["version"] >= last_version  # nothing acknowledged is lost
+            phones = [Phone(server.url, name=p.name) for p in phones]
+            for p, token in zip(phones, tokens, strict=True):
+                p.token = token
+                p.seat = tokens.index(token)
+                p.connect()
+            if not in_flight:
+                assert health["version"] == last_version
+                continue  # the script decides again from the restored views
+            phone = phones[phone.seat]  # type: ignore[index]
+        ack = phone.command(kind, cid=cid, version=version, **fields)
+        assert ack["ok"], ack
+        last_version = ack["version"]
+        acked += 1
+        settle(phones)
+    final = phones[0].wait(lambda v: v["table"]["status"] == "over")
+    for p in phones:
+        p.disconnect()
+    return final, kills
+
+
+def _quiet_call(phone: Phone, kind: str, cid: str, version: int, fields: dict[str, Any]) -> None:
+    with contextlib.suppress(Exception):  # the server dies before it answers
+        phone.sio.call(
+            "command", {"type": kind, "id": cid, "version": version, **fields}, timeout=2
+        )
+
+
+def test_kill_9_at_many_points_loses_nothing(tmp_path: Path) -> None:
+    results = []
+    for run, kill_every in enumerate((None, 41)):
+        proc = ServerProcess(
+            tmp_path / f"run{run}", "--bot-delay", "0", "--rate-limit", "1000", "--seed", "11"
+        )
+        (tmp_path / f"run{run}").mkdir()
+        proc.start()
+        try:
+            final, kills = run_script(proc, tmp_path, kill_every, seed=3)
+        finally:
+            proc.stop()
+        states = replay_states(proc.data_dir / "longhall.sqlite3", final["table"]["game_id"])
+        results.append((final, kills, states[-1].to_dict()))
+    (plain, _, plain_state), (killed, kills, killed_state) = results
+    assert kills >= 10
+    assert killed_state == plain_state
+    assert killed["table"]["result"]["scores"] == plain["table"]["result"]["scores"]
+
+
+def test_a_phone_reconnects_in_every_phase_and_resumes_where_it_was(server: ServerProcess) -> None:
+    phones = seat_phones(server, ["Anna", "Bob", "Cara"], [])
+    assert phones[0].command("start")["ok"]
+    for phone in phones:
+        phone.wait(lambda v: v["game"] is not None)
+    seen_phases: set[str] = set()
+    rnd = random.Random(1)
+    while True:
+        step = play_step(phones, seed=9)
+        if step is None:
+            break
+        view = phones[0].latest
+        phase = view["game"]["public"]["phase"]  # type: ignore[index]
+        if phase not in seen_phases:
+            seen_phases.add(phase)
+            index = rnd.randrange(3)
+            leaving = phones[index]
+            before = leaving.latest
+            leaving.disconnect()
+            back = Phone(server.url, name=leaving.name)
+            back.token, back.seat = leaving.token, leaving.seat
+            back.connect()
+            after = back.latest
+            assert after is not None and before is not None
+            assert after["you"] == before["you"]
+            assert after["game"] == before["game"]  # the same hand, plan, chosen card, legal moves
+            phones[index] = back
+            settle(phones)
+            continue
+        phone, kind, fields = step
+        assert phone.command(kind, **fields)["ok"]
+        settle(phones)
+    assert {
+        "planning",
+        "reveal",
+        "pick",
+        "choose",
+        "building",
+        "round_end",
+        "over",
+    } <= seen_phases | {"over"}
+    assert {"swap", "sharing", "loot"} & seen_phases
+
+
+def test_garbage_over_the_wire_never_hurts_the_server(server: ServerProcess) -> None:
+    phones = seat_phones(server, ["Anna", "Bob", "Cara"], [])
+    assert phones[0].command("start")["ok"]
+    before = server.health()
+    rnd = random.Random(4)
+    junk: list[Any] = [
+        None,
+        1,
+        "x",
+        [],
+        {},
+        {"type": "act"},
+        {"type": "act", "id": "a" * 9, "version": -1},
+        {"type": "join", "id": "b" * 9, "version": 0, "name": "\x00", "colour": "red"},
+        {
+            "type": "act",
+            "id": "c" * 9,
+            "version": 0,
+            "action": {"type": "place", "to": "siege:1:boat", "seat": 0},
+        },
+        {"type": "start", "id": "d" * 9, "version": 10**20},
+        "🐉" * 1000,
+        list(range(100)),
+    ]
+    for _ in range(300):
+        payload = rnd.choice(junk)
+        phone = rnd.choice(phones)
+        event = rnd.choice(
+            ["command", "command", "snapshot", "ping", "connect", "disconnect", "x" * 30]
+        )
+        try:
+            ack = phone.sio.call(event, payload, timeout=5)
+        except Exception:
+            continue
+        if event == "command" and isinstance(ack, dict):
+            assert ack.get("ok") is False
+    # a client that talks nonsense at the Engine.IO level
+    bad = requests.post(
+        server.url + "/socket.io/?EIO=4&transport=polling", data=b"\xff" * 5000, timeout=5
+    )
+    assert bad.status_code in (400, 413)
+    assert server.health()["version"] == before["version"]
+    assert requests.get(server.url + "/healthz", timeout=5).json()["status"] == "ok"

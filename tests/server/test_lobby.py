@@ -1,0 +1,149 @@
+"""The lobby: joining, seats, colours, the host's powers, tokens (issue: tables and seats)."""
+
+from __future__ import annotations
+
+from server.app import Longhall
+from server.seats import hash_token
+
+from .conftest import Client, seated
+
+
+def test_the_first_phone_to_join_is_the_host_and_gets_a_strong_token(
+    longhall: Longhall, guest
+) -> None:  # type: ignore[no-untyped-def]
+    anna = guest()
+    assert anna.connected
+    assert anna.last()["you"] is None  # a guest sees the public table
+    ack = anna.join("Anna")
+    assert ack["ok"] and ack["seat"] == 0
+    assert len(ack["token"]) >= 22  # 128 bits or more, URL-safe
+    view = anna.last()
+    assert view["you"] == {"seat": 0, "host": True}
+    assert view["table"]["seats"][0]["name"] == "Anna" and view["table"]["host"] == 0
+    # the store keeps only a hash of the token
+    assert longhall.table.data.seats[0].token_hash == hash_token(ack["token"])
+    raw = longhall.table.store.path.read_bytes()
+    assert ack["token"].encode() not in raw
+
+
+def test_joining_needs_the_table_code(longhall: Longhall) -> None:
+    wrong = Client(longhall, {"code": "not-the-code"})
+    assert not wrong.connected
+    spectator = Client(longhall)
+    assert spectator.connected
+    ack = spectator.send("join", name="Eve", colour="")
+    assert not ack["ok"] and ack["error"]["code"] == "bad_code"
+    assert longhall.table.data.seats == []
+
+
+def test_colours_names_and_bots(longhall: Longhall, guest) -> None:  # type: ignore[no-untyped-def]
+    anna, bob = seated(longhall, ["Anna", "Bob"])
+    assert [s["colour"] for s in anna.last()["table"]["seats"]] == ["red", "blue"]
+    assert (
+        anna.send("profile", name="  Anna  the  Red ", colour="blue")["error"]["code"]
+        == "colour_taken"
+    )
+    assert anna.send("profile", name="Anna the Red", colour="yellow")["ok"]
+    assert bob.send("profile", name="", colour="blue")["error"]["code"] == "bad_name"
+    assert bob.send("add_bot", bot="greedy")["error"]["code"] == "host_only"
+    assert anna.send("add_bot", bot="smart")["error"]["code"] == "unknown_bot"
+    assert anna.send("add_bot", bot="greedy")["ok"]
+    seats = anna.last()["table"]["seats"]
+    assert [(s["name"], s["colour"], s["kind"]) for s in seats] == [
+        ("Anna the Red", "yellow", "human"),
+        ("Bob", "blue", "human"),
+        ("Bot ▲", "red", "bot"),
+    ]
+    assert all(s["symbol"] for s in seats)  # colour is never the only cue
+
+
+def test_the_host_orders_seats_and_sets_the_start_player(longhall: Longhall) -> None:
+    anna, bob, cara = seated(longhall, ["Anna", "Bob", "Cara"])
+    assert anna.send("move_seat", seat=2, to=0)["ok"]
+    seats = anna.last()["table"]["seats"]
+    assert [s["name"] for s in seats] == ["Cara", "Anna", "Bob"]
+    assert anna.last()["you"]["seat"] == 1 and anna.last()["you"]["host"]
+    assert cara.last()["you"]["seat"] == 0
+    # R1.4: the oldest player starts
+    assert anna.send("set_start_player", seat=2)["ok"]
+    assert anna.last()["table"]["start_player"] == 2
+
+
+def test_kick_revokes_the_token(longhall: Longhall) -> None:
+    anna, bob = seated(longhall, ["Anna", "Bob"])
+    token = bob.token
+    assert anna.send("kick", seat=1)["ok"]
+    bob.pump()
+    assert any(m["name"] == "revoked" for m in bob.messages)
+    assert not bob.connected
+    again = Client(longhall, {"token": token})
+    assert not again.connected
+    assert [s["name"] for s in anna.last()["table"]["seats"]] == ["Anna"]
+    assert anna.send("kick", seat=0)["error"]["code"] == "cannot_remove_host"
+
+
+def test_a_second_connection_with_the_same_token_replaces_the_first(longhall: Longhall) -> None:
+    (anna,) = seated(longhall, ["Anna"])
+    tab = Client(longhall, {"token": anna.token})
+    assert tab.connected and tab.last()["you"]["seat"] == 0
+    anna.pump()
+    assert any(m["name"] == "replaced" for m in anna.messages)
+    assert not anna.connected
+
+
+def test_hand_a_seat_to_a_new_phone(longhall: Longhall) -> None:
+    anna, bob, cara = seated(longhall, ["Anna", "Bob", "Cara"])
+    assert anna.send("start")["ok"]
+    ack = anna.send("handover", seat=1)
+    assert ack["ok"] and ack["token"] != bob.token
+    bob.pump()
+    assert not bob.connected
+    assert not Client(longhall, {"token": bob.token}).connected
+    new = Client(longhall, {"token": ack["token"]})
+    assert new.connected and new.last()["you"]["seat"] == 1
+    assert new.last()["game"]["private"]["hand"]  # the seat's hand comes along
+
+
+def test_start_needs_three_to_six_players_and_only_the_host_starts(longhall: Longhall) -> None:
+    anna, bob = seated(longhall, ["Anna", "Bob"])
+    ack = anna.send("start")
+    assert ack["error"]["code"] == "bad_players" and ack["error"]["params"]["seated"] == 2
+    assert anna.send("add_bot", bot="random")["ok"]
+    assert bob.send("start")["error"]["code"] == "host_only"
+    assert anna.send("start")["ok"]
+    view = bob.last()
+    assert view["table"]["status"] == "playing"
+    assert view["game"]["public"]["phase"] == "planning"
+    assert len(view["game"]["private"]["hand"]) == 4
+    assert anna.send("add_bot", bot="random")["error"]["code"] == "game_running"
+    for _ in range(4):
+        assert anna.send("join", name="X", colour="")["error"]["code"] == "already_seated"
+
+
+def test_table_full(longhall: Longhall, guest) -> None:  # type: ignore[no-untyped-def]
+    (anna,) = seated(longhall, ["Anna"])
+    for _ in range(5):
+        assert anna.send("add_bot", bot="random")["ok"]
+    late = guest()
+    ack = late.join("Late")
+    assert ack["error"]["code"] == "table_full"
+
+
+def test_pause_resume_and_end_then_rematch_keeps_the_seats(longhall: Longhall) -> None:
+    anna, bob, cara = seated(longhall, ["Anna", "Bob", "Cara"])
+    assert anna.send("start")["ok"]
+    assert anna.send("pause")["ok"]
+    assert bob.last()["table"]["paused"]
+    refused = bob.act(type="place", to="A")
+    assert refused["error"]["code"] == "paused"
+    assert anna.send("resume")["ok"]
+    assert bob.act(type="place", to="A")["ok"]
+    assert anna.send("end_game")["ok"]
+    view = cara.last()
+    assert view["table"]["status"] == "over"
+    assert view["table"]["result"]["status"] == "abandoned"
+    games = anna.send("history")["games"]
+    assert games[0]["status"] == "abandoned" and games[0]["actions"] == 1
+    assert anna.send("start")["ok"]  # the rematch: same seats, a new game
+    assert [s["name"] for s in cara.last()["table"]["seats"]] == ["Anna", "Bob", "Cara"]
+    assert cara.last()["table"]["game_id"] == 2

@@ -1,0 +1,113 @@
+"""Persistence: every accepted command is stored before it is acknowledged; a restart restores
+the table exactly; finished games stay in the store and replay from their logs."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from server.app import create_app
+from server.config import Settings
+from server.table import Identity, Table, replay_game
+
+from .conftest import Client, seated
+
+
+def drive(table: Table, steps: int) -> None:
+    """Let the bots (and NEXT) play ``steps`` moves through the table."""
+    for _ in range(steps):
+        move = table.bot_move()
+        if move is None:
+            if table.data.status != "playing":
+                return
+            ack = table.press_next(Identity("auto"))
+            if not ack["ok"]:
+                return  # waiting for a person
+            continue
+        seat, action = move
+        ack = table.submit(
+            Identity("bot", seat),
+            {
+                "type": "act",
+                "id": f"bot-drive-{table.data.version}",
+                "version": table.data.version,
+                "action": action,
+            },
+        )
+        assert ack["ok"], ack
+
+
+def test_the_store_is_wal_with_full_sync(settings: Settings) -> None:
+    lh = create_app(settings)
+    try:
+        db = lh.table.store.db
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    finally:
+        lh.stop()
+
+
+def test_a_restart_restores_lobby_seats_tokens_and_game_exactly(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    settings = Settings(data_dir=tmp_path, gpio="off", bot_delay=0, snapshot_every=7)
+    lh = create_app(settings)
+    anna, bob = seated(lh, ["Anna", "Bob"])
+    for kind in ("greedy", "random", "greedy"):
+        assert anna.send("add_bot", bot=kind)["ok"]
+    assert anna.send("set_start_player", seat=2)["ok"]
+    assert anna.send("start")["ok"]
+    assert anna.act(type="place", to="A")["ok"]
+    drive(lh.table, 40)
+    assert lh.table.state.committed[2:] == [True, True, True]
+    before = lh.table.snapshot()
+    code = lh.table.data.code
+    lh.stop()
+
+    again = create_app(settings)
+    try:
+        assert again.table.snapshot() == before
+        assert again.table.data.code == code
+        phone = Client(again, {"token": anna.token})  # phones reconnect to their seats
+        assert phone.connected and phone.last()["you"]["seat"] == 0
+        assert phone.last()["game"]["private"]["plan"] == {"A": 1}
+    finally:
+        again.stop()
+
+
+def test_the_journal_is_pruned_at_snapshots(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    settings = Settings(data_dir=tmp_path, gpio="off", bot_delay=0, snapshot_every=10)
+    lh = create_app(settings)
+    (anna,) = seated(lh, ["Anna"])
+    for _ in range(3):
+        anna.send("add_bot", bot="random")
+    anna.send("botify", seat=0, bot="random")  # a bot stands in for Anna while she is away
+    anna.sio.disconnect()
+    assert lh.table.press_next()["ok"]
+    drive(lh.table, 95)
+    version = lh.table.data.version
+    lh.stop()
+    db = sqlite3.connect(settings.db_path)
+    (snap,) = db.execute("SELECT MAX(seq) FROM snapshots").fetchone()
+    seqs = [r[0] for r in db.execute("SELECT seq FROM records ORDER BY seq")]
+    db.close()
+    assert snap == version - version % 10
+    assert seqs == list(range(snap + 1, version + 1))
+
+
+def test_finished_games_are_kept_and_replay_from_their_logs(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    settings = Settings(data_dir=tmp_path, gpio="off", bot_delay=0)
+    lh = create_app(settings)
+    (anna,) = seated(lh, ["Anna"])
+    for kind in ("greedy", "random", "greedy"):
+        anna.send("add_bot", bot=kind)
+    anna.send("botify", seat=0, bot="greedy")
+    anna.sio.disconnect()
+    lh.table.press_next()
+    drive(lh.table, 5000)
+    table = lh.table
+    assert table.data.status == "over"
+    games = table.store.games()
+    assert games[0]["status"] == "finished"
+    final = table.state.to_dict()
+    replayed = replay_game(table.store, games[0]["id"])
+    assert replayed.to_dict() == final
+    assert games[0]["result"]["scores"] == [s for s in replayed.scores()]
+    lh.stop()

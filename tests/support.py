@@ -1,0 +1,190 @@
+"""Real ``longhall serve`` processes and real Socket.IO clients, for end-to-end tests."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import requests
+import socketio
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class ServerProcess:
+    """``longhall serve`` on a free port of 127.0.0.1 with its own data directory."""
+
+    def __init__(self, data_dir: Path, *extra: str, port: int | None = None) -> None:
+        self.data_dir = data_dir
+        self.port = port or free_port()
+        self.extra = list(extra)
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = data_dir / "server.log"
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 20) -> float:
+        """Start and wait for /healthz; return the seconds it took."""
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        args = [
+            sys.executable,
+            "-m",
+            "server.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--data-dir",
+            str(self.data_dir),
+            "--gpio",
+            "off",
+            "--public-url",
+            self.url,
+            *self.extra,
+        ]
+        started = time.monotonic()
+        out = self.log.open("ab")
+        self.proc = subprocess.Popen(
+            args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        out.close()
+        while time.monotonic() - started < timeout:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited: {self.log.read_text()[-2000:]}")
+            with contextlib.suppress(requests.RequestException):
+                if requests.get(self.url + "/healthz", timeout=0.5).ok:
+                    return time.monotonic() - started
+            time.sleep(0.02)
+        raise TimeoutError(f"no /healthz after {timeout} s: {self.log.read_text()[-2000:]}")
+
+    def kill9(self) -> None:
+        """Kill the whole process group at once, like a power cut."""
+        assert self.proc is not None
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=10)
+        self._wait_port_free()
+
+    def stop(self) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.kill9()
+
+    def _wait_port_free(self) -> None:
+        for _ in range(200):
+            with socket.socket() as sock:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                try:
+                    sock.bind(("127.0.0.1", self.port))
+                    return
+                except OSError:
+                    time.sleep(0.05)
+
+    def health(self) -> dict[str, Any]:
+        return requests.get(self.url + "/healthz", timeout=5).json()  # type: ignore[no-any-return]
+
+    def pids(self) -> list[int]:
+        """The arbiter and its worker."""
+        assert self.proc is not None
+        out = subprocess.run(["pgrep", "-g", str(self.proc.pid)], capture_output=True, text=True)
+        return [int(p) for p in out.stdout.split()]
+
+
+class Phone:
+    """A real python-socketio client that records every message it receives."""
+
+    def __init__(self, url: str, auth: dict[str, Any] | None = None, name: str = "") -> None:
+        self.url = url
+        self.auth = auth or {}
+        self.name = name
+        self.messages: list[tuple[str, Any]] = []
+        self.latest: dict[str, Any] | None = None
+        self.token: str | None = None
+        self.seat: int | None = None
+        self.changed = threading.Event()
+        self.sio = socketio.Client(reconnection=False)
+        for event in ("snapshot", "update", "notice", "replaced", "revoked"):
+            self.sio.on(event, self._handler(event))
+
+    def _handler(self, event: str):  # type: ignore[no-untyped-def]
+        def handle(data: Any) -> None:
+            self.messages.append((event, data))
+            if event in ("snapshot", "update") and (
+                self.latest is None or data["seq"] >= self.latest["seq"] or event == "snapshot"
+            ):
+                self.latest = data
+            self.changed.set()
+
+        return handle
+
+    def connect(self) -> Phone:
+        auth = {"token": self.token} if self.token else self.auth
+        self.latest = None
+        self.sio.connect(self.url, auth=auth, transports=["websocket"], wait_timeout=10)
+        self.wait(lambda v: True)
+        return self
+
+    def disconnect(self) -> None:
+        with contextlib.suppress(Exception):
+            self.sio.disconnect()
+        # after a power cut the client never hears the close: shut its socket ourselves
+        eio = self.sio.eio
+        ws = getattr(eio, "ws", None)
+        if ws is not None:
+            with contextlib.suppress(Exception):
+                ws.close()
+        http = getattr(eio, "http", None)
+        if http is not None:
+            with contextlib.suppress(Exception):
+                http.close()
+
+    def wait(self, predicate, timeout: float = 10.0) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self.changed.clear()
+            if self.latest is not None and predicate(self.latest):
+                return self.latest
+            self.changed.wait(0.05)
+        raise TimeoutError(f"{self.name}: waited in vain; latest {str(self.latest)[:300]}")
+
+    def command(
+        self, kind: str, cid: str | None = None, version: int | None = None, **fields: Any
+    ) -> dict[str, Any]:
+        if version is None:
+            version = self.latest["version"] if self.latest else 0
+        payload = {"type": kind, "id": cid or uuid.uuid4().hex, "version": version, **fields}
+        ack = self.sio.call("command", payload, timeout=10)
+        if ack and ack.get("ok"):
+            # the update for this version is on its way; wait so the next decision sees it
+            self.wait(lambda v: v["version"] >= ack["version"])
+        return ack  # type: ignore[no-any-return]
+
+    def join(self, name: str, colour: str = "") -> dict[str, Any]:
+        ack = self.command("join", name=name, colour=colour)
+        if ack["ok"]:
+            self.token, self.seat = ack["token"], ack["seat"]
+            self.wait(lambda v: v["you"] is not None)
+        return ack
