@@ -1,0 +1,93 @@
+"""The table's named parts as gpiozero devices, built from a pin map on a given pin factory."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from typing import TypeVar
+
+from gpiozero import LED, RGBLED, Button, Buzzer, Device, Factory
+
+from .pinmap import PinMap
+
+D = TypeVar("D", bound=Device)
+
+
+class Parts:
+    """NEXT, HOST, the seat LEDs, the phase indicator and the buzzer (each may be absent)."""
+
+    def __init__(
+        self,
+        pin_map: PinMap,
+        factory: Factory,
+        on_next: Callable[[], None],
+        on_host: Callable[[], None],
+    ) -> None:
+        self.devices: list[Device] = []
+        self.next: Button | None = None
+        self.host: Button | None = None
+        self.seats: list[LED] = []
+        self.phase: RGBLED | None = None
+        self.buzzer: Buzzer | None = None
+        self.brightness = 1.0
+        try:
+            if pin_map.next is not None:
+                self.next = self._add(
+                    Button(pin_map.next, bounce_time=pin_map.bounce, pin_factory=factory)
+                )
+                self.next.when_pressed = on_next
+            if pin_map.host is not None:
+                self.host = self._add(
+                    Button(pin_map.host, bounce_time=pin_map.bounce, pin_factory=factory)
+                )
+                self.host.when_pressed = on_host
+            self.seats = [self._add(LED(pin, pin_factory=factory)) for pin in pin_map.seats]
+            led = pin_map.phase
+            if led is not None:
+                self.phase = self._add(
+                    RGBLED(
+                        led.red,
+                        led.green,
+                        led.blue,
+                        active_high=led.active_high,
+                        pwm=led.pwm,
+                        pin_factory=factory,
+                    )
+                )
+                self.brightness = led.brightness
+            if pin_map.buzzer is not None:
+                self.buzzer = self._add(Buzzer(pin_map.buzzer, pin_factory=factory))
+        except BaseException:
+            self.close()
+            raise
+
+    def _add(self, device: D) -> D:
+        self.devices.append(device)
+        return device
+
+    def set_seat(self, index: int, on: bool) -> None:
+        if index < len(self.seats):
+            self.seats[index].value = on
+
+    def set_phase(self, colour: tuple[int, int, int]) -> None:
+        if self.phase is not None:
+            self.phase.value = tuple(c * self.brightness for c in colour)
+
+    def set_buzzer(self, on: bool) -> None:
+        if self.buzzer is not None:
+            self.buzzer.value = on
+
+    def stop_presses(self) -> None:
+        """Forget the buttons' callbacks (before closing, or when GPIO failed)."""
+        for button in (self.next, self.host):
+            if button is not None:
+                with contextlib.suppress(Exception):
+                    button.when_pressed = None
+
+    def close(self) -> None:
+        """Release every pin; after a failure some may not answer, which is fine here."""
+        self.stop_presses()
+        for device in reversed(self.devices):
+            with contextlib.suppress(Exception):
+                device.close()
+        self.devices = []

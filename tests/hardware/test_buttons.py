@@ -1,0 +1,126 @@
+"""NEXT and HOST: a press becomes the table's own command, through the same checks and lock."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from server.table import Table
+from tests.server.conftest import seated
+
+from .conftest import HOST, NEXT, Rig, plan_all
+
+
+def test_next_starts_the_game_once_the_lobby_is_ready(rig: Rig) -> None:
+    anna, bob = seated(rig.lh, ["Anna", "Bob"])
+    rig.press(NEXT)
+    assert rig.table.data.status == "lobby"
+    (notice,) = rig.notices()
+    assert notice["code"] == "next_not_ready"
+    assert notice["params"] == {"seated": 2, "min": 3, "max": 6}
+
+    seated(rig.lh, ["Cara"])
+    rig.press(NEXT)
+    assert rig.table.data.status == "playing"
+    assert rig.display.last()["game"]["public"]["phase"] == "planning"
+
+
+def test_next_reveals_the_plans_when_everyone_has_committed(rig: Rig) -> None:
+    anna, bob, cara = seated(rig.lh, ["Anna", "Bob", "Cara"])
+    assert anna.send("start")["ok"]
+    for phone in (anna, bob, cara):
+        plan_all(phone, "A")
+    assert rig.display.last()["game"]["public"]["phase"] == "reveal"
+
+    rig.press(NEXT)
+    public = rig.display.last()["game"]["public"]
+    assert public["revealed"] is not None
+    assert all(public["revealed"][str(s)] for s in range(3))
+    assert public["phase"] == "pick"
+    assert not [n for n in rig.notices() if n["code"] == "next_too_early"]
+
+
+def test_next_before_everyone_committed_changes_nothing_and_the_display_says_why(
+    rig: Rig,
+) -> None:
+    anna, bob, cara = seated(rig.lh, ["Anna", "Bob", "Cara"])
+    assert anna.send("start")["ok"]
+    plan_all(anna)
+    before = rig.table.snapshot()
+
+    rig.press(NEXT)
+    assert rig.table.snapshot() == before
+    (notice,) = rig.notices()
+    assert notice["code"] == "next_too_early"
+    assert notice["params"]["waiting"] == ["Bob", "Cara"]
+    assert "Bob, Cara" in notice["message"]
+
+
+def test_next_during_a_fight_does_not_act_for_the_players(rig: Rig) -> None:
+    anna, bob, cara = seated(rig.lh, ["Anna", "Bob", "Cara"])
+    assert anna.send("start")["ok"]
+    for phone in (anna, bob, cara):
+        plan_all(phone, "A")
+    rig.press(NEXT)  # the reveal
+    before = rig.table.snapshot()
+    rig.press(NEXT)  # nothing for the table to do while a player picks a fight
+    assert rig.table.snapshot() == before
+    assert rig.notices()[-1]["code"] == "next_too_early"
+
+
+def test_host_pauses_and_resumes_and_explains_a_press_in_the_lobby(rig: Rig) -> None:
+    anna, bob, cara = seated(rig.lh, ["Anna", "Bob", "Cara"])
+    rig.press(HOST)
+    assert rig.notices()[-1]["code"] == "not_playing"
+
+    assert anna.send("start")["ok"]
+    rig.press(HOST)
+    assert rig.table.data.paused and rig.display.last()["table"]["paused"]
+    assert anna.act(type="place", to="A")["error"]["code"] == "paused"
+    rig.press(NEXT)
+    assert rig.notices()[-1]["code"] == "paused"
+    rig.press(HOST)
+    assert not rig.table.data.paused
+    assert anna.act(type="place", to="A")["ok"]
+
+
+def test_a_press_is_handed_over_at_once_and_handled_on_the_worker_thread(
+    rig: Rig, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seated(rig.lh, ["Anna", "Bob", "Cara"])
+    handled_on: list[str] = []
+    press_next = Table.press_next
+
+    def spy(table: Table, *args, **kwargs):  # type: ignore[no-untyped-def]
+        handled_on.append(threading.current_thread().name)
+        return press_next(table, *args, **kwargs)
+
+    monkeypatch.setattr(Table, "press_next", spy)
+
+    # Someone else holds the table (a phone's command, say). If the button's callback touched
+    # the table it would wait here; it must only hand the press over and return.
+    holding, release = threading.Event(), threading.Event()
+
+    def hold_the_table() -> None:
+        with rig.table.lock:
+            holding.set()
+            release.wait(30)
+
+    holder = threading.Thread(target=hold_the_table)
+    holder.start()
+    assert holding.wait(10)
+    presser = threading.Thread(
+        target=lambda: (rig.pins.pin(NEXT).drive_low(), rig.pins.pin(NEXT).drive_high())
+    )
+    presser.start()
+    presser.join(10)
+    callback_returned = not presser.is_alive()
+    assert rig.table.data.status == "lobby"  # nothing happened yet: the table is still held
+    release.set()
+    holder.join(10)
+    assert callback_returned, "the button's callback waited for the table"
+
+    rig.settle()
+    assert rig.table.data.status == "playing"
+    assert handled_on == ["longhall-hardware"]
