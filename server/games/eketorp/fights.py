@@ -61,11 +61,29 @@ def fight_options(st: EketorpState, seat: int) -> list[Action]:
 # -- pick -----------------------------------------------------------------------------------------
 
 
+def has_fight(st: EketorpState, seat: int, contested: list[str]) -> bool:
+    """Whether ``seat`` has a fight or siege to pick (the cheap form of ``fight_options``)."""
+    board = st.board
+    for fld in contested:
+        if board[fld][seat]:
+            return True
+    n = st.n
+    for owner in range(n):
+        if owner == seat:
+            continue
+        for key in R.castle_siege_fields(n, owner):
+            occ = board[key]
+            if occ[seat] and (key not in st.sieges_done or sum(occ) > occ[seat]):
+                return True
+    return False
+
+
 def enter_pick(st: EketorpState) -> str | None:
     """Find the next player clockwise with a fight to pick; skip those without (R5.6)."""
     st.fight = None
+    contested = [fld for fld in R.FIELDS if contested_field(st, fld)]
     for seat in st.clockwise(st.turn):
-        if fight_options(st, seat):
+        if has_fight(st, seat, contested):
             st.turn = seat
             return None
     return "sharing"
