@@ -27,6 +27,7 @@ from .config import Settings
 from .gamedata import default_config
 from .games.api import GameSpec, IllegalAction
 from .games.registry import GAMES
+from .netinfo import qr_svg
 from .protocol import HOST_ONLY, CommandError, check_command, clean_name
 from .seats import BOT_KINDS, COLOURS, Seat, hash_token, new_token
 from .store import Store
@@ -299,7 +300,8 @@ class Table:
                 )
             token = new_token()
             record.update(seat=seat, token_hash=hash_token(token))
-            extra.update(token=token, seat=seat)
+            claim = f"{self.join_url}#claim={token}"
+            extra.update(token=token, seat=seat, claim_url=claim, claim_qr=qr_svg(claim))
         elif kind == "botify":
             seat = self._seat_index(cmd["seat"])
             if cmd["bot"] not in BOT_KINDS and cmd["bot"] != "":
@@ -344,11 +346,10 @@ class Table:
         elif kind in ("pause", "resume"):
             if data.status != "playing":
                 raise CommandError("not_playing", "No game is being played.")
-            if (kind == "pause") == data.paused:
-                raise CommandError(
-                    "already_" + ("paused" if data.paused else "running"),
-                    "The game is already paused." if data.paused else "The game is not paused.",
-                )
+            if kind == "pause" and data.paused:
+                raise CommandError("already_paused", "The game is already paused.")
+            if kind == "resume" and not data.paused:
+                raise CommandError("already_running", "The game is not paused.")
         elif kind == "end_game":
             if data.status != "playing":
                 raise CommandError("not_playing", "No game is being played.")
