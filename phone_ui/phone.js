@@ -1,0 +1,832 @@
+// The phone page: each player's private board (it replaces the cardboard screen) and hand.
+// It speaks only the documented protocol (docs/protocol.md) and draws everything from the
+// latest snapshot or update, so a reconnect redraws it exactly.
+
+import {
+  FIELDS, SIDES, SIDE_SITES, STONES, STONE_VALUE, clear, connectTable, errorText, h, icon,
+  languageSwitch, loadLanguage, logLine, pickLanguage, placeName, seatBadge, stoneChip,
+  stoneCounts, t,
+} from "/static/common.js";
+
+const code = decodeURIComponent(location.pathname.split("/")[2] || "");
+const TOKEN_KEY = `longhall.token.${code}`;
+const app = document.getElementById("app");
+
+let conn = null;
+let msg = null; // the latest snapshot or update
+let online = false;
+let fatal = null; // {code, message} when this page cannot go on by itself
+const ui = {
+  pending: false,
+  toast: null,
+  toastTimer: null,
+  selected: null, // building: the carried stone picked to place
+  sheet: null, // "help" | "host" | "castle" | null
+  handover: null, // {seat, url, qr}
+  notice: null,
+  name: localStorage.getItem("longhall.name") || "",
+  colour: "",
+  wakeHint: false,
+  confirmEnd: false,
+};
+
+// -- boot ----------------------------------------------------------------------------------------
+
+async function boot() {
+  await loadLanguage(pickLanguage());
+  const claim = new URLSearchParams(location.hash.slice(1)).get("claim");
+  if (claim) {
+    // a seat handed over by the host: keep the token, take it out of the address bar
+    localStorage.setItem(TOKEN_KEY, claim);
+    history.replaceState(null, "", location.pathname);
+  }
+  const token = localStorage.getItem(TOKEN_KEY);
+  conn = connectTable(token ? { token } : { code }, {
+    state(message) {
+      msg = message;
+      fatal = null;
+      if (ui.selected && !carried().includes(ui.selected)) ui.selected = null;
+      render();
+      keepAwake();
+    },
+    notice(notice) {
+      showToast(errorText(notice), "notice");
+    },
+    fatal(data) {
+      if (data.code === "bad_token" || data.code === "revoked") localStorage.removeItem(TOKEN_KEY);
+      fatal = data;
+      render();
+    },
+    status(isOnline) {
+      online = isOnline;
+      render();
+    },
+  });
+  render();
+}
+
+// -- sending -------------------------------------------------------------------------------------
+
+async function send(type, fields = {}) {
+  if (ui.pending || !online) return null;
+  ui.pending = true;
+  render();
+  const answer = await conn.send(type, fields);
+  ui.pending = false;
+  if (!answer.ok) showToast(errorText(answer.error), "error");
+  render();
+  return answer;
+}
+
+const act = (action) => send("act", { action: strip(action) });
+const tableStep = (type) => send("table", { action: { type } });
+
+function strip(action) {
+  const out = { ...action };
+  delete out.undo;
+  return out;
+}
+
+function showToast(text, kind) {
+  ui.toast = { text, kind };
+  clearTimeout(ui.toastTimer);
+  ui.toastTimer = setTimeout(() => {
+    ui.toast = null;
+    render();
+  }, kind === "error" ? 5000 : 7000);
+  render();
+}
+
+// -- keeping the screen on -----------------------------------------------------------------------
+
+let wakeLock = null;
+
+async function keepAwake() {
+  const playing = msg && msg.table.status === "playing";
+  if (!playing || wakeLock) return;
+  if ("wakeLock" in navigator && window.isSecureContext) {
+    try {
+      wakeLock = await navigator.wakeLock.request("screen");
+      wakeLock.addEventListener("release", () => {
+        wakeLock = null;
+      });
+      return;
+    } catch {
+      // refused (battery saver): fall through to the hint
+    }
+  }
+  if (!ui.wakeHint && !localStorage.getItem("longhall.wakehint")) {
+    ui.wakeHint = true;
+    render();
+  }
+}
+
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") keepAwake();
+});
+
+// -- small pieces --------------------------------------------------------------------------------
+
+function seats() {
+  return msg ? msg.table.seats : [];
+}
+
+function me() {
+  return msg && msg.you ? msg.you.seat : null;
+}
+
+function carried() {
+  const g = msg && msg.game;
+  if (!g || me() === null || !g.public.seats[me()]) return [];
+  return g.public.seats[me()].carry;
+}
+
+function actionButton(label, action, attrs = {}) {
+  return h(
+    "button",
+    {
+      class: attrs.class || "",
+      disabled: ui.pending || !online || attrs.disabled,
+      "data-action": JSON.stringify(strip(action)),
+      onclick: () => act(action),
+    },
+    label,
+  );
+}
+
+function legalHas(type, match = {}) {
+  const legal = (msg.game && msg.game.legal) || [];
+  return legal.find((a) => a.type === type && Object.entries(match).every(([k, v]) => a[k] === v));
+}
+
+function name(seat) {
+  const s = seats()[seat];
+  return s ? `${s.symbol} ${s.name}` : "?";
+}
+
+function cardFace(value, attrs = {}) {
+  return h("span", { class: `card card-${value} ${attrs.class || ""}` }, String(value));
+}
+
+// -- rendering -----------------------------------------------------------------------------------
+
+function render() {
+  // what the page shows, for people's tools and the tests: never anything secret
+  Object.assign(document.body.dataset, {
+    version: msg ? msg.version : "",
+    status: msg ? msg.table.status : "",
+    phase: msg && msg.game ? msg.game.public.phase : "",
+    pending: ui.pending ? "true" : "false",
+    online: online ? "true" : "false",
+  });
+  clear(app);
+  app.append(header());
+  const main = h("main", { class: "screen" });
+  if (fatal) main.append(fatalScreen());
+  else if (!msg) main.append(h("p", { class: "muted center" }, t("conn.connecting")));
+  else if (!msg.you) main.append(joinScreen());
+  else if (msg.table.status === "playing" && msg.game) main.append(...gameScreen());
+  else main.append(...lobbyScreen());
+  app.append(main);
+  if (msg && msg.you && msg.table.status === "playing" && msg.game) app.append(atHand());
+  if (ui.sheet) app.append(sheet());
+  if (ui.toast) app.append(h("div", { class: `toast toast-${ui.toast.kind}`, role: "status" }, ui.toast.text));
+  if (!online && !fatal && msg) {
+    app.append(
+      h("div", { class: "offline", role: "alert" },
+        h("div", { class: "offline-box" }, h("strong", {}, t("conn.lost")), h("p", {}, t("conn.retrying")))),
+    );
+  }
+}
+
+function header() {
+  const you = msg && msg.you ? seats()[msg.you.seat] : null;
+  return h(
+    "header",
+    { class: "topbar" },
+    h("span", { class: `dot ${online ? "on" : "off"}`, title: online ? t("conn.online") : t("conn.lost") }),
+    h("span", { class: "brand" }, "Longhall"),
+    you ? seatBadge(you, "me") : null,
+    h("span", { class: "spacer" }),
+    msg && msg.you && msg.game ? h("button", { class: "icon", onclick: () => openSheet("help"), "aria-label": t("help.title") }, "?") : null,
+    msg && msg.you && msg.you.host && msg.table.status === "playing"
+      ? h("button", { class: "icon", onclick: () => openSheet("host"), "aria-label": t("host.title") }, "⚙")
+      : null,
+    languageSwitch(render),
+  );
+}
+
+function openSheet(kind) {
+  ui.sheet = ui.sheet === kind ? null : kind;
+  render();
+}
+
+function fatalScreen() {
+  const box = h("section", { class: "panel center" }, h("h1", {}, t(`fatal.${fatal.code}.title`)), h("p", {}, t(`fatal.${fatal.code}.text`)));
+  if (fatal.code === "replaced") {
+    box.append(h("button", { class: "primary", onclick: () => {
+      fatal = null;
+      conn.reconnect({ token: localStorage.getItem(TOKEN_KEY) });
+    } }, t("fatal.replaced.take_back")));
+  } else if (fatal.code !== "bad_code") {
+    box.append(h("button", { class: "primary", onclick: () => {
+      fatal = null;
+      conn.reconnect({ code });
+    } }, t("fatal.join_again")));
+  }
+  return box;
+}
+
+// -- joining -------------------------------------------------------------------------------------
+
+function joinScreen() {
+  const table = msg.table;
+  const taken = new Set(table.seats.map((s) => s.colour));
+  const free = Object.keys(table.colours).filter((c) => !taken.has(c));
+  if (!free.includes(ui.colour)) ui.colour = free[0] || "";
+  const full = table.seats.length >= table.max_players;
+  if (table.status === "playing") {
+    return h("section", { class: "panel center" }, h("h1", {}, t("join.in_game_title")), h("p", {}, t("join.in_game_text")));
+  }
+  const input = h("input", {
+    id: "name", type: "text", maxlength: "24", autocomplete: "nickname", value: ui.name,
+    placeholder: t("join.name_placeholder"),
+    oninput: (e) => { ui.name = e.target.value; },
+  });
+  const colours = h("div", { class: "colours", role: "radiogroup", "aria-label": t("join.colour") });
+  for (const colour of Object.keys(table.colours)) {
+    colours.append(
+      h("button", {
+        class: `swatch colour-${colour} ${colour === ui.colour ? "chosen" : ""}`,
+        disabled: !free.includes(colour),
+        role: "radio",
+        "aria-checked": colour === ui.colour ? "true" : "false",
+        "aria-label": t(`colour.${colour}`),
+        onclick: () => { ui.colour = colour; render(); },
+      }, table.colours[colour]),
+    );
+  }
+  return h(
+    "section", { class: "panel" },
+    h("h1", {}, t("join.title")),
+    h("p", { class: "muted" }, t("join.intro")),
+    h("label", { for: "name" }, t("join.name")), input,
+    h("p", { class: "label" }, t("join.colour")), colours,
+    h("button", {
+      class: "primary wide", id: "join", disabled: full || ui.pending || !online,
+      onclick: async () => {
+        const chosen = ui.name.trim();
+        if (!chosen) { showToast(t("errors.bad_name", { max: 24 }), "error"); return; }
+        localStorage.setItem("longhall.name", chosen);
+        const answer = await send("join", { name: chosen, colour: ui.colour });
+        if (answer && answer.ok) {
+          localStorage.setItem(TOKEN_KEY, answer.token);
+          conn.socket.auth = { token: answer.token };
+        }
+      },
+    }, full ? t("join.full") : t("join.button")),
+    seatList(false),
+  );
+}
+
+// -- the lobby and the host's controls -------------------------------------------------------------
+
+function seatList(hostControls) {
+  const table = msg.table;
+  const list = h("ol", { class: "seats" });
+  table.seats.forEach((s, i) => {
+    const row = h("li", { class: "seat-row" }, seatBadge(s),
+      s.host ? h("span", { class: "tag" }, t("lobby.host")) : null,
+      s.kind === "bot" ? h("span", { class: "tag" }, t(`lobby.bot_${s.bot}`)) : null,
+      i === table.start_player ? h("span", { class: "tag start" }, t("lobby.starts")) : null,
+      s.kind === "human" && !s.connected ? h("span", { class: "tag away" }, t("lobby.away")) : null);
+    if (hostControls) {
+      const tools = h("span", { class: "row-tools" });
+      if (i > 0) tools.append(h("button", { class: "small", "aria-label": t("lobby.move_up"), disabled: ui.pending, onclick: () => send("move_seat", { seat: i, to: i - 1 }) }, "↑"));
+      if (i !== table.start_player) tools.append(h("button", { class: "small", disabled: ui.pending, onclick: () => send("set_start_player", { seat: i }) }, t("lobby.make_start")));
+      if (!s.host) tools.append(h("button", { class: "small danger", disabled: ui.pending, onclick: () => send(s.kind === "bot" ? "remove_seat" : "kick", { seat: i }) }, s.kind === "bot" ? t("lobby.remove_bot") : t("lobby.kick")));
+      row.append(tools);
+    }
+    list.append(row);
+  });
+  return h("div", {}, h("h2", {}, t("lobby.seats", { n: table.seats.length, max: table.max_players })), list);
+}
+
+function lobbyScreen() {
+  const table = msg.table;
+  const isHost = msg.you.host;
+  const parts = [];
+  if (table.status === "over" && table.result) parts.push(finalScores(table.result));
+  parts.push(h("section", { class: "panel" },
+    h("h1", {}, table.status === "over" ? t("lobby.after_game") : t("lobby.title")),
+    h("p", { class: "muted" }, isHost ? t("lobby.host_intro") : t("lobby.wait_host")),
+    seatList(isHost),
+    profileEditor()));
+  if (isHost) {
+    const n = table.seats.length;
+    const ready = n >= table.min_players && n <= table.max_players;
+    parts.push(h("section", { class: "panel" },
+      h("h2", {}, t("host.title")),
+      h("div", { class: "button-row" },
+        h("button", { "data-bot": "greedy", disabled: ui.pending || n >= table.max_players, onclick: () => send("add_bot", { bot: "greedy" }) }, t("host.add_greedy")),
+        h("button", { "data-bot": "random", disabled: ui.pending || n >= table.max_players, onclick: () => send("add_bot", { bot: "random" }) }, t("host.add_random"))),
+      h("p", { class: "label" }, t("host.deck")),
+      h("div", { class: "button-row" },
+        ["house", "physical"].map((deck) => h("button", {
+          class: table.options.deck === deck ? "chosen" : "", disabled: ui.pending,
+          onclick: () => send("set_options", { deck }) }, t(`host.deck_${deck}`)))),
+      h("p", { class: "muted small-text" }, t(`host.deck_${table.options.deck}_help`)),
+      h("button", { class: "primary wide", id: "start", disabled: !ready || ui.pending, onclick: () => send("start") },
+        table.status === "over" ? t("host.rematch") : t("host.start")),
+      ready ? null : h("p", { class: "muted" }, t("host.need_players", { min: table.min_players, max: table.max_players }))));
+  }
+  return parts;
+}
+
+function profileEditor() {
+  const mine = seats()[me()];
+  const taken = new Set(seats().filter((s, i) => i !== me()).map((s) => s.colour));
+  const row = h("div", { class: "colours small" });
+  for (const colour of Object.keys(msg.table.colours)) {
+    row.append(h("button", {
+      class: `swatch colour-${colour} ${colour === mine.colour ? "chosen" : ""}`,
+      disabled: taken.has(colour) || ui.pending,
+      "aria-label": t(`colour.${colour}`),
+      onclick: () => send("profile", { name: mine.name, colour }),
+    }, msg.table.colours[colour]));
+  }
+  return h("details", { class: "profile" }, h("summary", {}, t("lobby.change_colour")), row);
+}
+
+function finalScores(result) {
+  const cats = ["amulets", ...STONES, "complete"];
+  const winners = new Set(result.winners);
+  const table = h("table", { class: "scores" },
+    h("thead", {}, h("tr", {}, h("th", {}, ""), cats.map((c) => h("th", {}, t(`score.${c}`))), h("th", {}, t("score.total")))));
+  const body = h("tbody");
+  result.scores.forEach((score, i) => {
+    body.append(h("tr", { class: winners.has(i) ? "winner" : "" },
+      h("th", {}, seatBadge(result.seats[i] || seats()[i])),
+      cats.map((c) => h("td", {}, score.breakdown[c].points)),
+      h("td", { class: "total" }, score.total)));
+  });
+  table.append(body);
+  return h("section", { class: "panel" },
+    h("h1", {}, result.status === "abandoned" ? t("score.abandoned") : t("score.title")),
+    result.winners.length ? h("p", { class: "winners" }, t("score.winners", { names: result.winners.map((w) => (result.seats[w] || {}).name).join(", ") })) : null,
+    h("div", { class: "scroll-x" }, table));
+}
+
+// -- the game ------------------------------------------------------------------------------------
+
+function gameScreen() {
+  const g = msg.game;
+  const pub = g.public;
+  const parts = [roundBar(pub)];
+  if (msg.table.paused) parts.push(h("section", { class: "panel paused" }, h("h2", {}, t("game.paused"))));
+  if (ui.wakeHint) parts.push(wakeHint());
+  const view = PHASES[pub.phase];
+  parts.push(view ? view(g) : h("p", {}, t(`phase.${pub.phase}`)));
+  if (pub.last_fight && ["pick", "swap", "choose", "loot", "sharing", "building"].includes(pub.phase)) {
+    parts.push(lastFight(pub.last_fight));
+  }
+  return parts;
+}
+
+function roundBar(pub) {
+  return h("div", { class: "roundbar" },
+    h("span", {}, t("game.round", { round: pub.round, max: pub.max_rounds })),
+    h("strong", {}, t(`phase.${pub.phase}`)),
+    h("span", {}, t("game.start_player", { name: name(pub.start_player) })));
+}
+
+function wakeHint() {
+  return h("section", { class: "panel hint" },
+    h("p", {}, t("wake.hint")),
+    h("button", { class: "small", onclick: () => { ui.wakeHint = false; localStorage.setItem("longhall.wakehint", "1"); render(); } }, t("wake.ok")));
+}
+
+function waiting(text) {
+  return h("section", { class: "panel waiting" }, h("p", {}, text));
+}
+
+function waitingFor(pub, key) {
+  const names = pub.active.filter((s) => s !== me()).map(name).join(", ");
+  return waiting(t(key, { names }));
+}
+
+// materials (physical deck): the start player enters the printed card
+function materialsView(g) {
+  const pub = g.public;
+  if (pub.active.includes(me())) return cardEntry(g, (action) => act(action));
+  return h("div", {},
+    waiting(t("materials.wait", { name: name(pub.start_player) })),
+    msg.you.host && seats()[pub.start_player].kind !== "human"
+      ? hostCardEntry(g) : null);
+}
+
+function hostCardEntry(g) {
+  const start = g.public.start_player;
+  return h("section", { class: "panel" },
+    h("p", {}, t("materials.host_enters", { name: name(start) })),
+    cardEntry(g, (action) => send("proxy", { seat: start, action: strip(action) }), true));
+}
+
+function cardEntry(g, run, proxy = false) {
+  const draft = g.public.material.draft;
+  const grid = h("div", { class: "card-entry" });
+  for (const field of FIELDS) {
+    const entry = draft[field];
+    const row = h("div", { class: "entry-row" }, h("strong", {}, field));
+    for (const stone of STONES) {
+      const here = entry && entry[0] === stone ? entry[1] : 0;
+      row.append(h("span", { class: "entry-cell" },
+        stoneChip(stone),
+        h("button", { class: "small", disabled: ui.pending || (entry && entry[0] !== stone),
+          "data-action": proxy ? null : JSON.stringify({ type: "card_add", field, stone }),
+          onclick: () => run({ type: "card_add", field, stone }) }, "+"),
+        h("span", { class: "count" }, here),
+        here ? h("button", { class: "small", disabled: ui.pending, onclick: () => run({ type: "card_remove", field }) }, "−") : null));
+    }
+    grid.append(row);
+  }
+  return h("section", { class: "panel" },
+    h("h2", {}, t("materials.title")),
+    h("p", { class: "muted" }, t("materials.intro")),
+    grid,
+    h("button", { class: "primary wide", disabled: ui.pending,
+      "data-action": proxy ? null : JSON.stringify({ type: "card_done" }),
+      onclick: () => run({ type: "card_done" }) }, t("materials.done")));
+}
+
+// planning: the secret planning board
+function planningView(g) {
+  const pub = g.public;
+  const mine = pub.seats[me()];
+  const plan = g.private.plan;
+  const hospital = mine.hospital.reduce((a, b) => a + b, 0);
+  if (pub.phase === "reveal") {
+    return h("section", { class: "panel" },
+      h("h2", {}, t("planning.all_committed")),
+      h("p", {}, t("planning.reveal_intro")),
+      h("button", { class: "primary wide", id: "reveal", disabled: ui.pending, "data-table": "reveal", onclick: () => tableStep("reveal") }, t("planning.reveal")),
+      planSummary(plan));
+  }
+  if (mine.committed) {
+    const waitingNames = pub.active.map(name).join(", ");
+    return h("section", { class: "panel" },
+      h("h2", {}, t("planning.committed")),
+      h("p", {}, t("planning.waiting", { names: waitingNames })),
+      planSummary(plan),
+      legalHas("uncommit") ? actionButton(t("planning.uncommit"), { type: "uncommit" }, { class: "wide" }) : null);
+  }
+  const free = g.private.unplanned;
+  const head = h("section", { class: "panel sticky" },
+    h("div", { class: "vikings" },
+      Array.from({ length: mine.home }, (_, i) => h("span", { class: `viking ${i < free ? "free" : "placed"}` }, icon("viking"))),
+      Array.from({ length: hospital }, () => h("span", { class: "viking hurt", title: t("planning.in_hospital_one") }, icon("viking")))),
+    h("p", {}, t("planning.left", { free, total: mine.home })),
+    hospital ? h("p", { class: "muted small-text" }, t("planning.in_hospital", { n: hospital })) : null,
+    h("button", { class: "primary wide", id: "commit", disabled: ui.pending || free > 0, "data-action": free === 0 ? JSON.stringify({ type: "commit" }) : null, onclick: () => act({ type: "commit" }) },
+      free > 0 ? t("planning.place_all") : t("planning.commit")));
+  const fields = h("div", { class: "grid fields" });
+  for (const field of FIELDS) fields.append(destination(g, field, plan));
+  const castles = [];
+  pub.seats.forEach((s, owner) => {
+    if (owner === me()) return;
+    const row = h("div", { class: "siege-row" });
+    for (const side of SIDES) row.append(destination(g, `siege:${owner}:${side}`, plan));
+    castles.push(h("div", { class: "castle-target" },
+      h("h3", {}, t("planning.castle_of", { name: name(owner) })),
+      castleMini(s.castle, owner),
+      row));
+  });
+  return h("div", {}, head,
+    h("section", { class: "panel" }, h("h2", {}, t("planning.fields")), fields),
+    h("section", { class: "panel" }, h("h2", {}, t("planning.sieges")), h("p", { class: "muted small-text" }, t("planning.siege_help")), castles),
+    h("section", { class: "panel" }, h("h2", {}, t("planning.defend")), destination(g, "castle", plan)));
+}
+
+function destination(g, dest, plan) {
+  const pub = g.public;
+  const count = plan[dest] || 0;
+  const canPlace = legalHas("place", { to: dest });
+  let detail = null;
+  let empty = false;
+  if (FIELDS.includes(dest)) {
+    const stones = pub.fields[dest];
+    empty = STONES.every((s) => !stones[s]);
+    detail = h("span", { class: "chips" }, stoneCounts(stones));
+  } else if (dest.startsWith("siege:")) {
+    const [, owner, side] = dest.split(":");
+    const castle = pub.seats[Number(owner)].castle;
+    const tops = SIDE_SITES[side].map((site) => castle[site - 1]);
+    empty = tops.every((stack) => stack.length === 0);
+    detail = h("span", { class: "chips" }, tops.map((stack) => (stack.length ? stoneChip(stack[stack.length - 1]) : h("span", { class: "stone none" }, "·"))));
+  }
+  const label = dest === "castle" ? t("planning.castle") : FIELDS.includes(dest) ? dest : t(`side.${dest.split(":")[2]}`);
+  return h("div", { class: `dest ${count ? "has" : ""} ${canPlace ? "" : "blocked"} ${empty && dest !== "castle" ? "empty" : ""}` },
+    h("button", {
+      class: "dest-main",
+      disabled: ui.pending || !online,
+      "aria-disabled": canPlace ? "false" : "true",
+      "data-action": canPlace ? JSON.stringify({ type: "place", to: dest }) : null,
+      "data-dest": dest,
+      onclick: () => act({ type: "place", to: dest }),
+    }, h("strong", {}, label), detail,
+      empty && dest !== "castle" ? h("span", { class: "hint-text" }, t("planning.nothing_to_win")) : null),
+    h("span", { class: "dest-count" }, count ? [icon("viking"), `×${count}`] : ""),
+    count ? h("button", { class: "small", disabled: ui.pending, "aria-label": t("planning.take_back"), onclick: () => act({ type: "unplace", from: dest }) }, "−") : null);
+}
+
+function planSummary(plan) {
+  const entries = Object.entries(plan);
+  if (!entries.length) return null;
+  return h("ul", { class: "plan" }, entries.map(([dest, n]) => h("li", {}, `${placeName(dest, seats())}: ${n}`)));
+}
+
+function castleMini(stacks, owner) {
+  return h("div", { class: "castle-mini", "aria-label": t("planning.castle_of", { name: name(owner) }) },
+    stacks.map((stack, i) => h("div", { class: "site" },
+      h("div", { class: "stack" }, stack.map((stone) => stoneChip(stone, "tiny"))),
+      h("span", { class: "site-no" }, i + 1))));
+}
+
+// fights
+function pickView(g) {
+  const pub = g.public;
+  if (pub.turn !== me()) return waiting(t("fight.wait_pick", { name: name(pub.turn) }));
+  const options = g.legal.filter((a) => a.type === "fight" || a.type === "siege");
+  return h("section", { class: "panel" },
+    h("h2", {}, t("fight.your_pick")),
+    h("div", { class: "options" }, options.map((a) => {
+      let label;
+      if (a.type === "siege") {
+        const [, owner, side] = a.field.split(":");
+        const defended = (pub.board[`castle:${owner}`] || [])[Number(owner)];
+        label = t(defended ? "fight.siege_option" : "fight.siege_undefended_option", { name: name(Number(owner)), side: t(`side.${side}`) });
+      } else {
+        label = t("fight.fight_option", { name: name(a.opponent), place: placeName(a.field, seats()) });
+      }
+      return actionButton(label, a, { class: "option" });
+    })));
+}
+
+function fightHeader(pub) {
+  const f = pub.fight;
+  const where = f.kind === "siege"
+    ? t("fight.siege_title", { a: name(f.a), b: name(f.b), side: t(`side.${f.field.split(":")[2]}`) })
+    : t("fight.fight_title", { a: name(f.a), b: name(f.b), place: placeName(f.field, seats()) });
+  return h("h2", {}, where);
+}
+
+function handView(hand, playable) {
+  return h("div", { class: "hand" }, hand.map((value) => {
+    const action = { type: "play", card: value };
+    return playable
+      ? h("button", { class: "card-button", disabled: ui.pending || !online, "data-action": JSON.stringify(action), onclick: () => act(action) }, cardFace(value))
+      : cardFace(value);
+  }));
+}
+
+function swapView(g) {
+  const pub = g.public;
+  const f = pub.fight;
+  if (f.swapper !== me()) {
+    return h("section", { class: "panel" }, fightHeader(pub), h("p", {}, t("fight.wait_swap", { name: name(f.swapper) })));
+  }
+  const hand = g.private.hand;
+  const amulets = pub.seats[me()].amulets;
+  return h("section", { class: "panel" },
+    fightHeader(pub),
+    h("p", {}, t("fight.swap_intro")),
+    handView(hand, false),
+    h("div", { class: "button-row" },
+      actionButton(t("fight.swap", { n: hand.length, amulets }), { type: "swap" }, { class: "option" }),
+      actionButton(t("fight.keep"), { type: "keep" }, { class: "primary" })),
+    h("p", { class: "muted small-text" }, t("fight.swap_note")));
+}
+
+function chooseView(g) {
+  const pub = g.public;
+  const f = pub.fight;
+  const fighters = [f.a, f.b];
+  if (!fighters.includes(me())) {
+    return h("section", { class: "panel" }, fightHeader(pub), h("p", {}, t("fight.they_choose", { a: name(f.a), b: name(f.b) })));
+  }
+  const played = g.private.played;
+  const other = me() === f.a ? f.b : f.a;
+  if (played !== null) {
+    return h("section", { class: "panel" }, fightHeader(pub),
+      h("p", {}, t("fight.you_played", { name: name(other) })), cardFace(played, { class: "big" }));
+  }
+  const undefended = f.kind === "siege" && me() === f.b && !f.defended;
+  return h("section", { class: "panel" }, fightHeader(pub),
+    h("p", {}, undefended ? t("fight.choose_undefended") : t("fight.choose")),
+    handView(g.private.hand, true));
+}
+
+function lootView(g) {
+  const pub = g.public;
+  const f = pub.fight;
+  const last = pub.last_fight;
+  if (f.a !== me()) return h("section", { class: "panel" }, h("p", {}, t("loot.wait", { name: name(f.a) })));
+  const [, owner, side] = f.field.split(":");
+  const castle = pub.seats[Number(owner)].castle;
+  const options = g.legal.filter((a) => a.type === "loot");
+  return h("section", { class: "panel" },
+    h("h2", {}, t("loot.title", { damage: last.damage })),
+    h("p", {}, t("loot.intro", { damage: last.damage, name: name(Number(owner)) })),
+    h("div", { class: "loot-sites" }, SIDE_SITES[side].map((site) =>
+      h("div", { class: "site big" }, h("div", { class: "stack" }, castle[site - 1].map((s) => stoneChip(s))), h("span", { class: "site-no" }, site)))),
+    h("div", { class: "options" }, options.map((a) => {
+      const removed = a.take.map(([site, level]) => castle[site - 1][level]);
+      return actionButton(
+        h("span", {}, t("loot.remove"), " ", removed.map((s) => stoneChip(s)), " ", t("loot.keep"), " ", stoneChip(a.keep)),
+        a, { class: "option" });
+    })),
+    actionButton(t("loot.nothing"), { type: "skip_loot" }));
+}
+
+function sharingView(g) {
+  const pub = g.public;
+  const share = pub.sharing;
+  if (share.turn !== me()) return waiting(t("share.wait", { name: name(share.turn), field: share.field }));
+  return h("section", { class: "panel" },
+    h("h2", {}, t("share.title", { field: share.field })),
+    h("p", {}, t("share.intro")),
+    h("div", { class: "options row" }, g.legal.filter((a) => a.type === "take").map((a) =>
+      actionButton(h("span", {}, stoneChip(a.stone), " ", t(`stone.${a.stone}`), ` (${STONE_VALUE[a.stone]})`), a, { class: "option" }))));
+}
+
+function buildingView(g) {
+  const pub = g.public;
+  const mine = pub.seats[me()];
+  if (mine.built) {
+    return h("div", {}, waitingFor(pub, "build.wait"), hostBuildFor(g));
+  }
+  const proposal = g.private.proposal;
+  const carry = mine.carry;
+  const chips = h("div", { class: "carry" }, carry.map((stone, i) =>
+    h("button", { class: `stone-button ${ui.selected === stone ? "chosen" : ""}`, "aria-pressed": ui.selected === stone ? "true" : "false",
+      onclick: () => { ui.selected = ui.selected === stone ? null : stone; render(); }, "data-index": i }, stoneChip(stone))));
+  const sites = h("div", { class: "castle-build" }, mine.castle.map((stack, i) => {
+    const site = i + 1;
+    const proposed = proposal.filter(([, s]) => s === site).map(([stone]) => stone);
+    const canBuild = ui.selected && legalHas("build", { stone: ui.selected, site });
+    return h("div", { class: `site big ${canBuild ? "target" : ""}` },
+      h("button", {
+        class: "site-button", disabled: ui.pending || !ui.selected,
+        "aria-label": t("build.site", { site }),
+        "data-action": canBuild ? JSON.stringify({ type: "build", stone: ui.selected, site }) : null,
+        onclick: () => act({ type: "build", stone: ui.selected, site }),
+      },
+      h("div", { class: "stack" },
+        stack.map((stone, level) => stoneChip(stone, level >= stack.length - mine.fresh[i] ? "fresh" : "")),
+        proposed.map((stone) => stoneChip(stone, "ghost")))),
+      mine.fresh[i] ? h("button", { class: "small", disabled: ui.pending, "aria-label": t("build.take_back"), onclick: () => act({ type: "unbuild", site }) }, "↶") : null,
+      h("span", { class: "site-no" }, site));
+  }));
+  return h("div", {}, h("section", { class: "panel" },
+    h("h2", {}, t("build.title")),
+    carry.length ? h("p", {}, t("build.intro")) : h("p", {}, t("build.all_placed")),
+    chips, sites,
+    h("div", { class: "button-row" },
+      carry.length ? actionButton(t("build.as_proposed"), { type: "auto_build" }, { class: "primary" }) : null,
+      !carry.length ? actionButton(t("build.done"), { type: "done" }, { class: "primary" }) : null)),
+    hostBuildFor(g));
+}
+
+function hostBuildFor(g) {
+  if (!msg.you.host) return null;
+  const pub = g.public;
+  const absent = pub.active.filter((s) => s !== me() && (!seats()[s].connected || seats()[s].vacant));
+  if (!absent.length) return null;
+  return h("section", { class: "panel" }, h("p", { class: "muted" }, t("build.host_help")),
+    absent.map((s) => h("button", { disabled: ui.pending, onclick: () => send("proxy", { seat: s, action: { type: "auto_build" } }) }, t("build.for", { name: name(s) }))));
+}
+
+function roundEndView(g) {
+  const pub = g.public;
+  const event = [...pub.log].reverse().find((e) => e.e === "round_end");
+  const healed = event ? event.healed.reduce((a, b) => a + b, 0) : 0;
+  return h("section", { class: "panel" },
+    h("h2", {}, t("round_end.title", { round: pub.round })),
+    h("ul", {},
+      h("li", {}, t("round_end.hospital", { n: healed })),
+      h("li", {}, t("round_end.stones")),
+      h("li", {}, t("round_end.deck", { name: name(pub.start_player) }))),
+    h("button", { class: "primary wide", id: "next-round", disabled: ui.pending, "data-table": "next_round", onclick: () => tableStep("next_round") }, t("round_end.next")));
+}
+
+function lastFight(last) {
+  const line = logLine({ e: "result", ...last, values: last.values }, seats());
+  return h("section", { class: "panel last-fight" },
+    h("h3", {}, t("fight.last")),
+    h("div", { class: "duel" }, seatBadge(seats()[last.a]), cardFace(last.values[0]), h("span", {}, ":"), cardFace(last.values[1]), seatBadge(seats()[last.b])),
+    h("p", { class: "small-text" }, line),
+    last.loot && last.loot.kept ? h("p", { class: "small-text" }, t("loot.taken", { stone: t(`stone.${last.loot.kept}`) })) : null);
+}
+
+const PHASES = {
+  materials: materialsView,
+  planning: planningView,
+  reveal: planningView,
+  pick: pickView,
+  swap: swapView,
+  choose: chooseView,
+  loot: lootView,
+  sharing: sharingView,
+  building: buildingView,
+  round_end: roundEndView,
+  over: (g) => finalScores({ scores: g.public.seats.map((s) => s.score), winners: g.public.result.winners, seats: seats(), status: "finished" }),
+};
+
+// -- always at hand: hand, amulets, castle, score; the help and host sheets ------------------------
+
+function atHand() {
+  const g = msg.game;
+  const mine = g.public.seats[me()];
+  return h("footer", { class: "athand" },
+    h("button", { class: "athand-hand", onclick: () => openSheet("castle") },
+      h("span", { class: "label" }, t("hand.cards")),
+      h("span", { class: "mini-hand" }, g.private.hand.map((v) => cardFace(v, { class: "mini" })))),
+    h("span", { class: "stat", title: t("hand.amulets") }, icon("amulet", t("hand.amulets")), " ", mine.amulets),
+    h("span", { class: "stat", title: t("hand.hospital") }, icon("hospital", t("hand.hospital")), " ", mine.hospital.reduce((a, b) => a + b, 0)),
+    h("span", { class: "stat", title: t("hand.score") }, icon("star", t("hand.score")), " ", mine.score.total));
+}
+
+function sheet() {
+  const close = h("button", { class: "icon close", onclick: () => openSheet(null), "aria-label": t("sheet.close") }, "✕");
+  let body;
+  if (ui.sheet === "help") {
+    const phase = msg.game ? msg.game.public.phase : "lobby";
+    body = [h("h2", {}, t("help.title")), h("h3", {}, t(`phase.${phase}`)), h("p", {}, t(`help.${phase}`)), h("p", { class: "muted small-text" }, t("help.more"))];
+  } else if (ui.sheet === "castle") {
+    const mine = msg.game.public.seats[me()];
+    body = [h("h2", {}, t("hand.title")),
+      h("p", {}, t("hand.cards_text"), " "), handView(msg.game.private.hand, false),
+      h("p", { class: "muted small-text" }, t("hand.discard", { cards: mine.discard.join(" ") || "—" })),
+      h("p", {}, t("hand.amulets_text", { n: mine.amulets })),
+      h("h3", {}, t("hand.castle")), castleMini(mine.castle, me()),
+      mine.beside.length ? h("p", {}, t("hand.beside"), stoneCounts(countOf(mine.beside))) : null,
+      h("h3", {}, t("hand.score")), scoreLines(mine.score)];
+  } else {
+    body = hostSheet();
+  }
+  return h("div", { class: "sheet-backdrop", onclick: (e) => { if (e.target === e.currentTarget) openSheet(null); } },
+    h("div", { class: "sheet", role: "dialog" }, close, body));
+}
+
+function countOf(list) {
+  const out = {};
+  for (const s of list) out[s] = (out[s] || 0) + 1;
+  return out;
+}
+
+function scoreLines(score) {
+  return h("ul", { class: "score-lines" },
+    ["amulets", ...STONES, "complete"].map((c) => h("li", {}, `${t(`score.${c}`)}: ${score.breakdown[c].count} → ${score.breakdown[c].points}`)),
+    h("li", { class: "total" }, `${t("score.total")}: ${score.total}`));
+}
+
+function hostSheet() {
+  const table = msg.table;
+  const parts = [h("h2", {}, t("host.title")),
+    h("div", { class: "button-row" },
+      table.paused
+        ? h("button", { class: "primary", disabled: ui.pending, onclick: () => send("resume") }, t("host.resume"))
+        : h("button", { disabled: ui.pending, onclick: () => send("pause") }, t("host.pause")),
+      ui.confirmEnd
+        ? h("button", { class: "danger", disabled: ui.pending, onclick: () => { ui.confirmEnd = false; ui.sheet = null; send("end_game"); } }, t("host.end_confirm"))
+        : h("button", { class: "danger", onclick: () => { ui.confirmEnd = true; render(); } }, t("host.end")))];
+  const rows = h("ul", { class: "seats" });
+  table.seats.forEach((s, i) => {
+    if (i === me()) return;
+    const tools = h("span", { class: "row-tools" });
+    tools.append(h("button", { class: "small", disabled: ui.pending, onclick: async () => {
+      const answer = await send("handover", { seat: i });
+      if (answer && answer.ok) { ui.handover = { seat: i, url: answer.claim_url, qr: answer.claim_qr }; render(); }
+    } }, t("host.handover")));
+    if (s.kind === "human") {
+      tools.append(h("button", { class: "small", disabled: ui.pending, onclick: () => send("botify", { seat: i, bot: s.bot ? "" : "greedy" }) },
+        s.bot ? t("host.stop_standin") : t("host.standin")));
+      tools.append(h("button", { class: "small danger", disabled: ui.pending, onclick: () => send("kick", { seat: i }) }, t("lobby.kick")));
+    }
+    rows.append(h("li", { class: "seat-row" }, seatBadge(s), s.vacant ? h("span", { class: "tag away" }, t("lobby.vacant")) : null,
+      s.kind === "human" && !s.connected && !s.vacant ? h("span", { class: "tag away" }, t("lobby.away")) : null,
+      s.bot && s.kind === "human" ? h("span", { class: "tag" }, t("lobby.standin")) : null, tools));
+  });
+  parts.push(h("h3", {}, t("host.seats")), rows);
+  if (ui.handover) {
+    const svg = new DOMParser().parseFromString(ui.handover.qr, "image/svg+xml").documentElement;
+    parts.push(h("div", { class: "handover" },
+      h("p", {}, t("host.handover_scan", { name: name(ui.handover.seat) })),
+      h("div", { class: "qr" }, document.importNode(svg, true)),
+      h("p", { class: "small-text url" }, ui.handover.url),
+      h("button", { class: "small", onclick: () => { ui.handover = null; render(); } }, t("sheet.close"))));
+  }
+  return parts;
+}
+
+boot();
