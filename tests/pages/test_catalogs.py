@@ -1,0 +1,153 @@
+"""Every user-facing string comes from a catalog in English, Dutch, French and German."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from typing import Any
+
+import pytest
+
+from ..support import ROOT
+
+I18N = ROOT / "server" / "static" / "i18n"
+LANGUAGES = ("en", "nl", "fr", "de")
+PAGES = [
+    ROOT / "phone_ui" / "phone.js",
+    ROOT / "table_display" / "table.js",
+    ROOT / "server" / "static" / "common.js",
+]
+# Values every dynamic key may take: phases, stones, sides, stations, colours, bots, decks...
+DYNAMIC = {
+    "phase": [
+        "lobby",
+        "setup",
+        "materials",
+        "planning",
+        "reveal",
+        "pick",
+        "swap",
+        "choose",
+        "loot",
+        "sharing",
+        "building",
+        "round_end",
+        "over",
+    ],
+    "stone": ["grass", "wood", "clay", "stone"],
+    "side": ["catapult", "boat", "ram"],
+    "station": ["3-4-5", "1-2", "0", "healthy"],
+    "colour": ["red", "blue", "yellow", "green", "white", "black"],
+    "score": ["amulets", "grass", "wood", "clay", "stone", "complete"],
+}
+
+
+def flatten(node: Any, prefix: str = "") -> dict[str, str]:
+    out: dict[str, str] = {}
+    for key, value in node.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, dict):
+            out.update(flatten(value, path + "."))
+        else:
+            out[path] = value
+    return out
+
+
+def catalog(lang: str) -> dict[str, str]:
+    return flatten(json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8")))
+
+
+def placeholders(text: str) -> set[str]:
+    return set(re.findall(r"\{(\w+)\}", text))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES[1:])
+def test_every_language_has_every_key_with_the_same_placeholders(lang: str) -> None:
+    english, other = catalog("en"), catalog(lang)
+    assert set(other) == set(english), set(other) ^ set(english)
+    for key, text in english.items():
+        assert other[key].strip(), f"{lang}:{key} is empty"
+        assert placeholders(other[key]) == placeholders(text), f"{lang}:{key} placeholders differ"
+
+
+def test_every_key_the_pages_use_exists() -> None:
+    english = catalog("en")
+    used: set[str] = set()
+    for page in PAGES:
+        source = page.read_text(encoding="utf-8")
+        used |= set(re.findall(r"""\bt\(\s*"([a-z0-9_.]+)"\s*[,)]""", source))
+        for a, b in re.findall(
+            r"""\?\s*"([a-z0-9_]+\.[a-z0-9_.]+)"\s*:\s*"([a-z0-9_]+\.[a-z0-9_.]+)\"""", source
+        ):
+            used |= {a, b}
+    for prefix, values in DYNAMIC.items():
+        used |= {f"{prefix}.{v}" for v in values}
+    used |= {
+        f"fatal.{code}.{part}"
+        for code in ("bad_token", "bad_code", "replaced", "revoked")
+        for part in ("title", "text")
+    }
+    used |= {f"lobby.bot_{b}" for b in ("greedy", "random")}
+    used |= {f"host.deck_{d}" for d in ("house", "physical")} | {
+        f"host.deck_{d}_help" for d in ("house", "physical")
+    }
+    used |= {f"help.{p}" for p in DYNAMIC["phase"]}
+    used |= {"games.eketorp"}
+    missing = sorted(k for k in used if k not in english)
+    assert not missing, missing
+    assert len(used) > 250
+
+
+def error_codes() -> set[str]:
+    """Every code the server, the engines and the hardware can send to a page."""
+    names = {"IllegalAction", "CommandError", "refusal", "_refused", "_error", "notify"}
+    codes: set[str] = set()
+    for folder in ("server", "hardware"):
+        for path in (ROOT / folder).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Call):
+                    fn = node.func
+                    name = fn.id if isinstance(fn, ast.Name) else getattr(fn, "attr", None)
+                    first = node.args[0] if node.args else None
+                    if (
+                        name in names
+                        and isinstance(first, ast.Constant)
+                        and isinstance(first.value, str)
+                    ):
+                        codes.add(first.value)
+    return codes
+
+
+def test_every_error_and_notice_has_a_sentence_in_every_language() -> None:
+    codes = error_codes()
+    assert {"own_castle", "stale_version", "next_too_early", "card_not_in_hand"} <= codes
+    for lang in LANGUAGES:
+        cat = catalog(lang)
+        missing = sorted(
+            code for code in codes | {"offline", "timeout"} if f"errors.{code}" not in cat
+        )
+        assert not missing, f"{lang}: {missing}"
+
+
+def test_game_terms_follow_the_printed_rules() -> None:
+    # Dutch and French terms from the printed rules; German from the German edition
+    assert (
+        catalog("nl")["planning.fields"] and "burcht" in catalog("nl")["planning.castle_of"].lower()
+    )
+    assert "veldhospitaal" in catalog("nl")["table.hospital"].lower()
+    assert "village" in catalog("fr")["planning.castle_of"].lower()
+    assert "hôpital" in catalog("fr")["table.hospital"].lower()
+    assert "burg" in catalog("de")["planning.castle_of"].lower()
+    for lang in LANGUAGES:
+        assert catalog(lang)["lang.name"] in {"English", "Nederlands", "Français", "Deutsch"}
+
+
+def test_no_user_facing_text_is_written_into_the_pages() -> None:
+    """Strings shown to people come from t(); the pages hold only keys, symbols and numbers."""
+    for page in PAGES[:2]:
+        source = page.read_text(encoding="utf-8")
+        for literal in re.findall(r'h\("[a-z0-9]+",\s*\{[^}]*\},\s*"([^"]{4,})"\)', source):
+            if literal == "Longhall":  # the product's name is the same in every language
+                continue
+            pytest.fail(f"{page.name}: a literal text {literal!r} instead of t()")

@@ -1,0 +1,91 @@
+"""A phone that goes offline in any phase blocks input, says so, reconnects by itself when the
+network is back and resumes exactly where it was."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+
+from ..support import ServerProcess
+from .conftest import Watched, screenshot, wait_until
+from .test_game import CLICKABLE, open_phone, tap_something
+
+pytestmark = pytest.mark.slow
+
+PHASES = {
+    "planning",
+    "reveal",
+    "pick",
+    "swap",
+    "choose",
+    "loot",
+    "sharing",
+    "building",
+    "round_end",
+}
+
+
+def private_picture(page: Any) -> str:
+    """What the player's own board shows: the hand in the footer and the phase."""
+    hand = page.inner_text(".athand") if page.query_selector(".athand") else ""
+    return f"{page.evaluate('document.body.dataset.phase')}|{hand}"
+
+
+def test_a_phone_goes_offline_in_every_phase_and_comes_back(
+    browser: Any, server: ServerProcess
+) -> None:
+    rnd = random.Random(5)
+    table_context = browser.new_context(viewport={"width": 1280, "height": 720}, locale="en")
+    table = Watched(table_context.new_page(), "table")
+    table.page.goto(server.url + "/")
+    table.page.wait_for_selector("#join-url")
+    url = table.page.inner_text("#join-url")
+    phones = [open_phone(browser, url, name, "en") for name in ("Anna", "Bram", "Carla")]
+    host = phones[0].page
+    host.tap("[data-bot=greedy]")
+    wait_until(host, "document.querySelectorAll('.seat-row').length === 4")
+    host.tap("#start")
+    for phone in phones:
+        wait_until(phone.page, "document.body.dataset.status === 'playing'")
+
+    tested: set[str] = set()
+    deadline = time.monotonic() + 480
+    while tested < PHASES and time.monotonic() < deadline:
+        if table.page.evaluate("document.body.dataset.status") != "playing":
+            break
+        for phone in phones:
+            phase = phone.page.evaluate("document.body.dataset.phase")
+            if phase in PHASES and phase not in tested:
+                tested.add(phase)
+                offline_and_back(phone, phase)
+        moved = False
+        for phone in rnd.sample(phones, len(phones)):
+            moved = tap_something(phone, rnd) or moved
+        if not moved:
+            time.sleep(0.05)
+    assert {"planning", "reveal", "pick", "choose", "building", "round_end"} <= tested, tested
+    for page in [table, *phones]:
+        assert page.errors == [], f"console errors on {page.name}: {page.errors}"
+
+
+def offline_and_back(phone: Watched, phase: str) -> None:
+    page = phone.page
+    before = private_picture(page)
+    version = page.evaluate("document.body.dataset.version")
+    page.context.set_offline(True)
+    page.wait_for_selector(".offline", timeout=10000)  # the page says so ...
+    assert page.evaluate("document.body.dataset.online") == "false"
+    target = page.query_selector(CLICKABLE)
+    if target is not None:  # ... and blocks input
+        with pytest.raises(PlaywrightError, match=r"intercepts pointer events|Timeout"):
+            target.tap(timeout=800, trial=True)
+    screenshot(page, f"phone-offline-{phase}")
+    page.context.set_offline(False)
+    wait_until(page, "document.body.dataset.online === 'true'", timeout=20)
+    page.wait_for_selector(".offline", state="detached", timeout=10000)
+    if page.evaluate("document.body.dataset.version") == version:
+        assert private_picture(page) == before  # redrawn from the snapshot, exactly as it was
