@@ -144,13 +144,15 @@ class Hardware:
 
     def _sleep(self) -> float | None:
         """Seconds until the next blink or beep edge (None: nothing moves, wait for news)."""
-        if self._failed or self.signals is None:
+        parts = self.parts
+        if parts is None or self._failed or self.signals is None:
             return None
         now = self.clock()
-        edges = [
-            next_edge((*self.signals.seats, self.signals.indicator), now),
-            self._beeper.next_edge(now),
-        ]
+        # only lights that are wired need waking up for
+        wired = list(self.signals.seats[: len(parts.seats)])
+        if parts.phase is not None:
+            wired.append(self.signals.indicator)
+        edges = [next_edge(wired, now), self._beeper.next_edge(now)]
         upcoming = [t for t in edges if t is not None]
         return max(0.0, min(upcoming) - now) if upcoming else None
 

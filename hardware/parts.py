@@ -6,7 +6,7 @@ import contextlib
 from collections.abc import Callable
 from typing import TypeVar
 
-from gpiozero import LED, RGBLED, Button, Buzzer, Device, Factory
+from gpiozero import LED, RGBLED, Buzzer, Device, DigitalInputDevice, Factory
 
 from .pinmap import PinMap
 
@@ -24,23 +24,21 @@ class Parts:
         on_host: Callable[[], None],
     ) -> None:
         self.devices: list[Device] = []
-        self.next: Button | None = None
-        self.host: Button | None = None
+        # Plain inputs, not gpiozero's Button: a Button keeps a thread per button awake ten
+        # times a second to notice a held button, and the table never asks for holding.
+        self.next: DigitalInputDevice | None = None
+        self.host: DigitalInputDevice | None = None
         self.seats: list[LED] = []
         self.phase: RGBLED | None = None
         self.buzzer: Buzzer | None = None
         self.brightness = 1.0
         try:
             if pin_map.next is not None:
-                self.next = self._add(
-                    Button(pin_map.next, bounce_time=pin_map.bounce, pin_factory=factory)
-                )
-                self.next.when_pressed = on_next
+                self.next = self._add(self._button(pin_map.next, pin_map.bounce, factory))
+                self.next.when_activated = on_next
             if pin_map.host is not None:
-                self.host = self._add(
-                    Button(pin_map.host, bounce_time=pin_map.bounce, pin_factory=factory)
-                )
-                self.host.when_pressed = on_host
+                self.host = self._add(self._button(pin_map.host, pin_map.bounce, factory))
+                self.host.when_activated = on_host
             self.seats = [self._add(LED(pin, pin_factory=factory)) for pin in pin_map.seats]
             led = pin_map.phase
             if led is not None:
@@ -60,6 +58,11 @@ class Parts:
         except BaseException:
             self.close()
             raise
+
+    @staticmethod
+    def _button(pin: str, bounce: float | None, factory: Factory) -> DigitalInputDevice:
+        """A push button between the pin and ground, on the Pi's own pull-up resistor."""
+        return DigitalInputDevice(pin, pull_up=True, bounce_time=bounce, pin_factory=factory)
 
     def _add(self, device: D) -> D:
         self.devices.append(device)
@@ -82,7 +85,7 @@ class Parts:
         for button in (self.next, self.host):
             if button is not None:
                 with contextlib.suppress(Exception):
-                    button.when_pressed = None
+                    button.when_activated = None
 
     def close(self) -> None:
         """Release every pin; after a failure some may not answer, which is fine here."""

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 import pytest
 
 from server.table import Table
 from tests.server.conftest import seated
 
-from .conftest import HOST, NEXT, Rig, plan_all
+from .conftest import HOST, NEXT, SEATS, Rig, plan_all
 
 
 def test_next_starts_the_game_once_the_lobby_is_ready(rig: Rig) -> None:
@@ -124,3 +125,18 @@ def test_a_press_is_handed_over_at_once_and_handled_on_the_worker_thread(
     rig.settle()
     assert rig.table.data.status == "playing"
     assert handled_on == ["longhall-hardware"]
+
+
+def test_the_buttons_and_lights_run_on_one_thread_of_their_own(
+    make_rig: Callable[..., Rig],
+) -> None:
+    before = set(threading.enumerate())
+    rig = make_rig()
+    seated(rig.lh, ["Anna", "Bob", "Cara"])
+    rig.press(NEXT)  # blinking seats, a press handled
+    rig.at(0.3)
+    started = [t.name for t in set(threading.enumerate()) - before]
+    assert started == ["longhall-hardware"]
+    rig.hw.close()
+    assert not rig.hw.worker.is_alive()
+    assert [rig.pins.pin(p).state for p in SEATS[:3]] == [False, False, False]  # all off
