@@ -127,7 +127,8 @@ def check_action_shape(
     """Validate an action's JSON shape: a known type and exactly the keys (and types) it takes."""
     # The common case first, cheaply: every key present with its exact type, nothing else.
     if type(action) is dict:
-        keys = allowed.get(action.get("type"))  # type: ignore[arg-type]
+        kind = action.get("type")
+        keys = allowed.get(kind) if type(kind) is str else None
         if keys is not None and len(action) - ("undo" in action) == len(keys) + 1:
             for key, want in keys.items():
                 value = action.get(key, _MISSING)

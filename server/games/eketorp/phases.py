@@ -9,26 +9,12 @@ other transition.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
-
+from .. import phased
 from ..api import Action, IllegalAction, Seat
 from . import building, fights, materials, planning
 from .state import EketorpState
 
-Handler = Callable[[EketorpState, Seat, Action], None]
-
-
-def _nobody(st: EketorpState) -> list[int]:
-    return []
-
-
-def _nothing(st: EketorpState, seat: int) -> list[Action]:
-    return []
-
-
-def _stay(st: EketorpState) -> str | None:
-    return None
+Phase = phased.Phase[EketorpState]
 
 
 def _all_committed(st: EketorpState, seat: Seat, action: Action) -> None:
@@ -45,23 +31,6 @@ def _enter_over(st: EketorpState) -> str | None:
     st.result["winners"] = st.winners()
     st.record("end", reason=st.result["reason"], winners=st.result["winners"])
     return None
-
-
-@dataclass(frozen=True)
-class Phase:
-    """One step of the round."""
-
-    name: str
-    rules: str
-    follows: tuple[str, ...]
-    enter: Callable[[EketorpState], str | None] = _stay
-    actors: Callable[[EketorpState], list[int]] = _nobody
-    legal: Callable[[EketorpState, int], list[Action]] = _nothing
-    handlers: dict[str, Handler] = field(default_factory=dict)
-    # Actions a seat may send even when the game is not waiting for it (simultaneous phases).
-    always: frozenset[str] = frozenset()
-    table_actions: tuple[str, ...] = ()
-    table_handlers: dict[str, Handler] = field(default_factory=dict)
 
 
 def _physical_start(st: EketorpState) -> list[int]:

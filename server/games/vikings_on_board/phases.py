@@ -10,39 +10,11 @@ come next and the state refuses any other transition.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
-
-from ..api import Action, Seat
+from .. import phased
 from . import buildings, sailing, turn
 from .state import VikingsState
 
-Handler = Callable[[VikingsState, Seat, Action], None]
-
-
-def _nobody(st: VikingsState) -> list[int]:
-    return []
-
-
-def _nothing(st: VikingsState, seat: int) -> list[Action]:
-    return []
-
-
-def _stay(st: VikingsState) -> str | None:
-    return None
-
-
-@dataclass(frozen=True)
-class Phase:
-    """One step of the turn."""
-
-    name: str
-    rules: str
-    follows: tuple[str, ...]
-    enter: Callable[[VikingsState], str | None] = _stay
-    actors: Callable[[VikingsState], list[int]] = _nobody
-    legal: Callable[[VikingsState, int], list[Action]] = _nothing
-    handlers: dict[str, Handler] = field(default_factory=dict)
+Phase = phased.Phase[VikingsState]
 
 
 _PHASE_LIST = [

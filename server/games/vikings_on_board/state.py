@@ -1,9 +1,9 @@
-"""The state of one game of Vikings on Board: plain data, JSON round-trip, the action dispatcher.
+"""The state of one game of Vikings on Board: plain data, each field listed once, and the
+helpers every phase shares.
 
-What each phase allows and what follows it is declared in one table, ``phases.PHASES``; this module
-holds the data, the helpers every phase shares, and routes an action to its phase's handler after
-checking its shape and who sent it. Handlers validate everything before they change anything, so
-an illegal action leaves the state exactly as it was.
+What each phase allows and what follows it is declared in one table, ``phases.PHASES``; routing
+an action to its handler, the transitions and the JSON round trip are the shared ones of
+``games.phased`` (``round`` is the turn number).
 
 Identities: seats are 0..n-1; colours are indices into ``rules.COLOURS``; drakkars are their
 places along the quay, 0..7; hull piece ``p`` is colour ``p // 6``'s piece ``p % 6``; a seat's
@@ -12,12 +12,10 @@ barrels are 0..3 and a barrel on the quay is stored as ``seat * 4 + barrel``.
 
 from __future__ import annotations
 
-import pickle
 from collections.abc import Mapping
 from typing import Any
 
-from ..api import Action, IllegalAction, Seat, check_action_shape
-from ..rng import Rng
+from ..phased import PhasedState
 from . import rules as R
 
 # The JSON shape of every action: its type and the keys it takes.
@@ -39,10 +37,13 @@ ACTION_SHAPES: dict[str, dict[str, type | tuple[type, ...]]] = {
 }
 
 
-class VikingsState:
+class VikingsState(PhasedState):
     """Everything about one game of Vikings on Board; mutated only through :meth:`apply`."""
 
     game = "vikings_on_board"
+    title = "Vikings on Board"
+    ACTION_SHAPES = ACTION_SHAPES
+    LOG_ROUND = "turn"
 
     FIELDS_ORDER = (
         "config",
@@ -78,11 +79,6 @@ class VikingsState:
     __slots__ = FIELDS_ORDER
 
     config: dict[str, Any]
-    n: int
-    rng: Rng
-    version: int
-    round: int  # the turn number
-    phase: str
     colours: list[int]  # seat -> colour
     owners: list[int | None]  # colour -> seat (None: an unplayed colour)
     order: list[int]  # the colours in the order they were drawn (A, B, C, D; V1.2)
@@ -104,51 +100,7 @@ class VikingsState:
     box: list[str]  # chests that left the game (V4.5)
     step: dict[str, Any] | None  # the building action in progress
     sailing: dict[str, Any] | None  # the drakkar sailing and its chest distribution
-    log: list[dict[str, Any]]
     result: dict[str, Any] | None
-
-    # -- the API -------------------------------------------------------------------------------
-
-    @property
-    def players(self) -> int:
-        return self.n
-
-    def active_seats(self) -> list[int]:
-        """Return the seats whose input the game is waiting for."""
-        return PHASES[self.phase].actors(self)
-
-    def legal_actions(self, seat: Seat) -> list[Action]:
-        """Return what ``seat`` may do now (``None``: the table, which never acts here)."""
-        if seat is None or not self._is_seat(seat) or seat not in self.active_seats():
-            return []
-        return PHASES[self.phase].legal(self, seat)
-
-    def apply(self, seat: Seat, action: Action) -> None:
-        """Apply one action of ``seat`` or raise :class:`IllegalAction`."""
-        check_action_shape(action, ACTION_SHAPES)
-        kind = action["type"]
-        if self.phase == "over":
-            raise IllegalAction("game_over", "The game is over.")
-        if seat is None:
-            raise IllegalAction("not_table_action", "The table cannot do that.", action=kind)
-        if not self._is_seat(seat):
-            raise IllegalAction("no_such_seat", "There is no such seat.")
-        phase = PHASES[self.phase]
-        handler = phase.handlers.get(kind)
-        if handler is None:
-            raise IllegalAction(
-                "wrong_phase",
-                f"That is not possible in the {self.phase} phase.",
-                action=kind,
-                phase=self.phase,
-            )
-        if seat not in phase.actors(self):
-            raise IllegalAction("not_your_turn", "It is not your turn.", action=kind)
-        handler(self, seat, action)
-        self.version += 1
-
-    def is_over(self) -> bool:
-        return self.phase == "over"
 
     def scores(self) -> list[dict[str, Any]]:
         """Return each seat's score so far with its breakdown (V5.2)."""
@@ -162,27 +114,7 @@ class VikingsState:
 
         return winners(self)
 
-    # -- transitions ---------------------------------------------------------------------------
-
-    def goto(self, phase: str) -> None:
-        """Enter ``phase``; its entry may resolve automatic steps and move on at once."""
-        nxt: str | None = phase
-        while nxt is not None:
-            if nxt not in PHASES[self.phase].follows and nxt != self.phase:
-                raise AssertionError(f"undeclared transition {self.phase} -> {nxt}")
-            self.phase = nxt
-            nxt = PHASES[nxt].enter(self)
-
-    def record(self, event: str, **data: Any) -> None:
-        """Append a public event to the game's log (shown in words on the table display)."""
-        data["e"] = event
-        data["turn"] = self.round
-        self.log.append(data)
-
     # -- helpers shared by the phases ----------------------------------------------------------
-
-    def _is_seat(self, seat: object) -> bool:
-        return type(seat) is int and 0 <= seat < self.n
 
     @property
     def away(self) -> int:
@@ -224,45 +156,6 @@ class VikingsState:
                     return d, colour
         return None
 
-    # -- serialisation -------------------------------------------------------------------------
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return the whole state as plain JSON (the RNG as its integer state)."""
-        out: dict[str, Any] = {name: getattr(self, name) for name in self.FIELDS_ORDER}
-        out["rng"] = self.rng.state
-        out = _deep_copy(out)
-        out["game"] = self.game
-        return out
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> VikingsState:
-        """Restore a state written by :meth:`to_dict`."""
-        if not isinstance(data, Mapping) or data.get("game") != cls.game:
-            raise IllegalAction("bad_state", "This is not a Vikings on Board state.")
-        missing = [name for name in cls.FIELDS_ORDER if name not in data]
-        if missing:
-            raise IllegalAction("bad_state", f"The saved state lacks {missing[0]!r}.")
-        values = _deep_copy({name: data[name] for name in cls.FIELDS_ORDER})
-        st = cls.__new__(cls)
-        for name, value in values.items():
-            setattr(st, name, Rng(value) if name == "rng" else value)
-        return st
-
-    def clone(self) -> VikingsState:
-        """Return an independent copy (for bots that look ahead)."""
-        return VikingsState.from_dict(self.to_dict())
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, VikingsState) and self.to_dict() == other.to_dict()
-
-    __hash__ = None  # type: ignore[assignment]
-
-
-def _deep_copy(value: dict[str, Any]) -> dict[str, Any]:
-    """Copy plain JSON data (pickle round-trip: several times faster than copy.deepcopy)."""
-    copied: dict[str, Any] = pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
-    return copied
-
 
 def new_game(config: Mapping[str, Any], seed: int) -> VikingsState:
     """Set up a game (V1) from a config and a seed."""
@@ -273,3 +166,5 @@ def new_game(config: Mapping[str, Any], seed: int) -> VikingsState:
 
 # The phase table refers to this module's class, so it is imported last.
 from .phases import PHASES  # noqa: E402
+
+VikingsState.PHASES = PHASES
