@@ -18,23 +18,42 @@ def read_json_resource(package: str, name: str) -> Any:
     return json.loads(resources.files(package).joinpath(name).read_text(encoding="utf-8"))
 
 
-def load_material_cards(path: str | Path | None = None, data_dir: str | Path | None = None) -> Any:
-    """Return Eketorp's material deck: ``path``, else ``<data_dir>/eketorp-material-cards.json``
-    if a user put one there, else the house deck shipped with Longhall (D1)."""
+def load_data_file(
+    what: str,
+    package: str,
+    resource: str,
+    user_name: str,
+    path: str | Path | None = None,
+    data_dir: str | Path | None = None,
+) -> Any:
+    """Read a game's data file: ``path``, else ``<data_dir>/<user_name>`` if a user put one
+    there, else the file shipped inside the game's package."""
     source: Path | None = Path(path) if path else None
     if source is None and data_dir is not None:
-        candidate = Path(data_dir) / EKETORP_DECK_NAME
+        candidate = Path(data_dir) / user_name
         if candidate.exists():
             source = candidate
     if source is None:
-        data = read_json_resource("server.games.eketorp", "material_cards.json")
-    else:
-        try:
-            data = json.loads(source.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise IllegalAction(
-                "bad_config", f"Cannot read the material deck {source}: {exc}", reason=str(exc)
-            ) from exc
+        return read_json_resource(package, resource)
+    try:
+        return json.loads(source.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise IllegalAction(
+            "bad_config", f"Cannot read the {what} {source}: {exc}", reason=str(exc)
+        ) from exc
+
+
+def load_material_cards(path: str | Path | None = None, data_dir: str | Path | None = None) -> Any:
+    """Return Eketorp's material deck: ``path``, else ``<data_dir>/eketorp-material-cards.json``
+    if a user put one there, else the house deck shipped with Longhall (D1)."""
+    data = load_data_file(
+        "material deck",
+        "server.games.eketorp",
+        "material_cards.json",
+        EKETORP_DECK_NAME,
+        path,
+        data_dir,
+    )
     return data["cards"] if isinstance(data, dict) and "cards" in data else data
 
 
@@ -62,20 +81,14 @@ def load_vikings_components(
     """Return Vikings on Board's barrels, hull pieces and chests (D1-D3): ``path``, else
     ``<data_dir>/vikings-on-board-components.json`` if a user put one there, else the data shipped
     with Longhall."""
-    source: Path | None = Path(path) if path else None
-    if source is None and data_dir is not None:
-        candidate = Path(data_dir) / VIKINGS_COMPONENTS_NAME
-        if candidate.exists():
-            source = candidate
-    if source is None:
-        data = read_json_resource("server.games.vikings_on_board", "components.json")
-    else:
-        try:
-            data = json.loads(source.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise IllegalAction(
-                "bad_config", f"Cannot read the component data {source}: {exc}", reason=str(exc)
-            ) from exc
+    data = load_data_file(
+        "component data",
+        "server.games.vikings_on_board",
+        "components.json",
+        VIKINGS_COMPONENTS_NAME,
+        path,
+        data_dir,
+    )
     if isinstance(data, dict):
         data = {k: v for k, v in data.items() if k != "about"}
     return data

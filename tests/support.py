@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -188,3 +190,25 @@ class Phone:
             self.token, self.seat = ack["token"], ack["seat"]
             self.wait(lambda v: v["you"] is not None)
         return ack
+
+
+def replay_states(db: Path, game_id: int) -> list[Any]:
+    """A stored game's state after each of its actions, rebuilt from its seed and log."""
+    from server.games.registry import GAMES
+
+    con = sqlite3.connect(db)
+    try:
+        game, config, seed = con.execute(
+            "SELECT game, config, seed FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
+        actions = con.execute(
+            "SELECT seat, action FROM game_actions WHERE game_id = ? ORDER BY n", (game_id,)
+        ).fetchall()
+    finally:
+        con.close()
+    state = GAMES[game].new(json.loads(config), seed)
+    states = [state.clone()]
+    for seat, action in actions:
+        state.apply(seat, json.loads(action))
+        states.append(state.clone())
+    return states

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -16,8 +15,8 @@ import requests
 from server.games.registry import GAMES
 from server.netinfo import qr_svg
 
-from ..support import ServerProcess
-from .conftest import PHONE, PHONE_SMALL, Watched, screenshot, wait_until
+from ..support import ServerProcess, replay_states
+from .conftest import PHONE, PHONE_SMALL, Watched, screenshot, tap_until, wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -65,24 +64,6 @@ def tap_something(phone: Watched, rnd: random.Random) -> bool:
     return True
 
 
-def replay_states(db: Path, game_id: int) -> list[Any]:
-    con = sqlite3.connect(db)
-    game, config, seed = con.execute(
-        "SELECT game, config, seed FROM games WHERE id = ?", (game_id,)
-    ).fetchone()
-    actions = con.execute(
-        "SELECT seat, action FROM game_actions WHERE game_id = ? ORDER BY n", (game_id,)
-    ).fetchall()
-    con.close()
-    spec = GAMES[game]
-    state = spec.new(json.loads(config), seed)
-    states = [state.clone()]
-    for seat, action in actions:
-        state.apply(seat, json.loads(action))
-        states.append(state.clone())
-    return states
-
-
 def assert_nothing_leaked(
     pages: list[Watched], seats: dict[str, int | None], db: Path, game_id: int
 ) -> int:
@@ -121,12 +102,13 @@ def test_a_whole_game_through_the_pages(browser: Any, server: ServerProcess) -> 
     ]
     host = phones[0].page
     for n, bot in enumerate(("greedy", "greedy", "random"), start=4):
-        host.tap(f"[data-bot={bot}]")
-        wait_until(host, f"document.querySelectorAll('.seat-row').length === {n}")
+        tap_until(
+            host, f"[data-bot={bot}]", f"document.querySelectorAll('.seat-row').length === {n}"
+        )
     wait_until(table.page, "document.querySelectorAll('.seats li').length === 6")
     screenshot(table.page, "table-lobby")
     screenshot(host, "phone-lobby-host")
-    host.tap("#start")
+    tap_until(host, "#start", "document.body.dataset.status === 'playing'")
     for phone in phones:
         wait_until(phone.page, "document.body.dataset.status === 'playing'")
     seats = {"table": None, "Anna": 0, "Bram": 1, "Carla": 2}

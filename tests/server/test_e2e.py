@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import json
 import random
-import sqlite3
 import threading
 import time
 import uuid
@@ -18,7 +17,7 @@ import requests
 from server.games.api import progress_actions
 from server.games.registry import GAMES
 
-from ..support import Phone, ServerProcess
+from ..support import Phone, ServerProcess, replay_states
 
 pytestmark = pytest.mark.slow
 
@@ -81,25 +80,6 @@ def settle(phones: list[Phone]) -> None:
     target = max(p.latest["version"] for p in phones)  # type: ignore[index]
     for p in phones:
         p.wait(lambda v, t=target: v["version"] >= t)
-
-
-def replay_states(db_path: Path, game_id: int) -> list[Any]:
-    """The game's state after each of its actions, rebuilt from the store."""
-    db = sqlite3.connect(db_path)
-    game, config, seed = db.execute(
-        "SELECT game, config, seed FROM games WHERE id = ?", (game_id,)
-    ).fetchone()
-    actions = db.execute(
-        "SELECT seat, action FROM game_actions WHERE game_id = ? ORDER BY n", (game_id,)
-    ).fetchall()
-    db.close()
-    spec = GAMES[game]
-    state = spec.new(json.loads(config), seed)
-    states = [state.clone()]
-    for seat, action in actions:
-        state.apply(seat, json.loads(action))
-        states.append(state.clone())
-    return states
 
 
 def test_a_whole_game_with_three_phones_and_three_bots_leaks_nothing(server: ServerProcess) -> None:
