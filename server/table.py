@@ -38,6 +38,9 @@ LOBBY_GAMES = ("eketorp",)  # games with phone and table pages
 SEEN_PER_IDENTITY = 256  # command ids remembered per sender, to answer repeats
 REVEALS_KEPT = 12
 JOIN_ACK_SECONDS = 600.0
+# Commands that cannot hit the wrong target, whatever changed since the sender looked: another
+# player sitting down does not make the host's "add a bot" stale.
+CONTEXT_FREE = frozenset({"join", "add_bot", "set_options", "pause", "resume", "end_game"})
 # What the host may do for a seat whose phone is gone or that a bot plays (D9; physical deck).
 PROXY_ACTIONS = frozenset({"auto_build", "card_add", "card_remove", "card_done"})
 
@@ -108,6 +111,9 @@ class Table:
         self.join_url = ""
         self._join_acks: dict[str, tuple[float, dict[str, Any]]] = {}
         self._bots: dict[int, tuple[tuple[int | None, str], Any]] = {}
+        # Views of the current version, computed once per change for all who need them.
+        self._views: dict[int | None, Any] = {}
+        self._views_version = -1
         self.spec: GameSpec = GAMES["eketorp"]
         self.state: Any = None
         self.data = Snapshot(code="")
@@ -219,7 +225,8 @@ class Table:
         if kind in HOST_ONLY and who.seat != self.data.host:
             raise CommandError("host_only", "Only the host can do that.", command=kind)
 
-    def _context(self, who: Identity, cmd: dict[str, Any]) -> str:
+    def _context(self, who: Identity, cmd: dict[str, Any]) -> str | None:
+        """What a command was decided on; None when nothing it names can have changed."""
         kind = cmd["type"]
         if kind == "act":
             return f"seat:{who.seat}"
@@ -227,7 +234,9 @@ class Table:
             return f"seat:{cmd['seat']}"
         if kind == "table":
             return "table"
-        return "lobby"
+        if kind in CONTEXT_FREE:
+            return None
+        return "lobby"  # it names a seat or a colour, or starts with the seats the host saw
 
     def _check_version(self, who: Identity, cmd: dict[str, Any]) -> None:
         version = cmd["version"]
@@ -239,7 +248,10 @@ class Table:
             )
         if who.kind in ("button", "auto", "bot"):
             return
-        since = self.data.contexts.get(self._context(who, cmd), 0)
+        context = self._context(who, cmd)
+        if context is None:
+            return
+        since = self.data.contexts.get(context, 0)
         if version < since:
             raise CommandError(
                 "stale_version",
@@ -317,6 +329,13 @@ class Table:
         elif kind == "set_start_player":
             self._require_lobby()
             record.update(seat=self._seat_index(cmd["seat"]))
+        elif kind == "set_game":
+            self._require_lobby()
+            if cmd["game"] not in LOBBY_GAMES:
+                raise CommandError(
+                    "unknown_game", "That game cannot be played here yet.", game=cmd["game"][:32]
+                )
+            record.update(game=cmd["game"])
         elif kind == "set_options":
             self._require_lobby()
             if cmd["deck"] not in ("house", "physical"):
@@ -433,6 +452,10 @@ class Table:
             outcome["messages"] = self._move_seat(record["seat"], record["to"])
         elif kind == "set_start_player":
             data.start_player = record["seat"]
+        elif kind == "set_game":
+            data.game = record["game"]
+            self.spec = GAMES[data.game]
+            self.state = None  # the last game's board belongs to the other game
         elif kind == "set_options":
             data.options = dict(record["options"])
         elif kind == "start":
@@ -597,6 +620,7 @@ class Table:
         connections = self.connections
         self.data = Snapshot(code="")
         self.state = None
+        self._views_version = -1
         self._restore()
         self.connections = connections
 
@@ -646,11 +670,21 @@ class Table:
             "hotspot": self.hotspot,
         }
 
-    def message_for(self, seat: int | None) -> dict[str, Any]:
+    def game_view(self, seat: int | None) -> Any:
+        """``spec.view`` of the current state for one reader, computed once per version."""
+        if self.state is None:
+            return None
+        if self._views_version != self.data.version:
+            self._views = {}
+            self._views_version = self.data.version
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = self.spec.view(self.state, seat)
+        return view
+
+    def message_for(self, seat: int | None, table: dict[str, Any] | None = None) -> dict[str, Any]:
         """The full picture for one reader: the table's public facts and their view of the game."""
-        game = None
-        if self.state is not None:
-            game = self.spec.view(self.state, seat)
+        game = self.game_view(seat)
         you = None
         if seat is not None:
             you = {"seat": seat, "host": seat == self.data.host}
@@ -658,7 +692,7 @@ class Table:
             "seq": self.seq,
             "version": self.data.version,
             "steps": None if self.state is None else self.state.version,
-            "table": self.public_table(),
+            "table": self.public_table() if table is None else table,
             "you": you,
             "game": game,
         }
@@ -678,7 +712,7 @@ class Table:
         if self.state is not None and data.status == "playing":
             digests["table"] = _digest([data.paused, self.state.legal_actions(None)])
             for seat in range(len(data.seats)):
-                seen = self.spec.view(self.state, seat)
+                seen = self.game_view(seat)
                 digests[f"seat:{seat}"] = _digest([data.paused, seen["legal"], seen["private"]])
         for key, value in digests.items():
             if data.digests.get(key) != value:
@@ -764,11 +798,11 @@ class Table:
     def _updates(self) -> list[Outgoing]:
         """An update for every open connection: each seat its own view, the rest the public one."""
         self.seq += 1
+        table = self.public_table()  # the same for everyone: built once
         out = []
-        seats = sorted(self._present())
-        for seat in seats:
-            out.append(Outgoing("emit", f"seat:{seat}", "update", self.message_for(seat)))
-        out.append(Outgoing("emit", "public", "update", self.message_for(None)))
+        for seat in sorted(self._present()):
+            out.append(Outgoing("emit", f"seat:{seat}", "update", self.message_for(seat, table)))
+        out.append(Outgoing("emit", "public", "update", self.message_for(None, table)))
         return out
 
     def _after_change(self, messages: list[Outgoing]) -> None:

@@ -147,3 +147,25 @@ def test_pause_resume_and_end_then_rematch_keeps_the_seats(longhall: Longhall) -
     assert anna.send("start")["ok"]  # the rematch: same seats, a new game
     assert [s["name"] for s in cara.last()["table"]["seats"]] == ["Anna", "Bob", "Cara"]
     assert cara.last()["table"]["game_id"] == 2
+
+
+def test_the_host_picks_the_game_among_those_with_pages(longhall: Longhall) -> None:
+    (anna,) = seated(longhall, ["Anna"])
+    assert anna.last()["table"]["games"] == ["eketorp"]
+    assert anna.send("set_game", game="vikings_on_board")["error"]["code"] == "unknown_game"
+    assert anna.send("set_game", game="eketorp")["ok"]
+    assert anna.last()["table"]["game"] == "eketorp"
+
+
+def test_a_lobby_change_makes_seat_commands_stale_but_not_adding_a_bot(
+    longhall: Longhall, guest
+) -> None:  # type: ignore[no-untyped-def]
+    anna, bob = seated(longhall, ["Anna", "Bob"])
+    seen = longhall.table.data.version
+    late = guest()
+    assert late.join("Cara")["ok"]
+    # the host decided before Cara sat down: removing "seat 1" might hit someone else now...
+    assert anna.send("kick", version=seen, seat=1)["error"]["code"] == "stale_version"
+    # ... but a bot can be added whatever changed
+    assert anna.send("add_bot", version=seen, bot="random")["ok"]
+    assert [s["name"] for s in anna.last()["table"]["seats"]][:3] == ["Anna", "Bob", "Cara"]

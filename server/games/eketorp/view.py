@@ -22,7 +22,7 @@ from .scoring import score
 if TYPE_CHECKING:
     from .state import EketorpState
 
-LOG_TAIL = 40
+LOG_TAIL = 24  # the table display shows the last few; a reconnecting page needs no more
 
 
 def view(st: EketorpState, seat: Seat) -> dict[str, Any]:
