@@ -28,6 +28,7 @@ const ui = {
   colour: "",
   wakeHint: false,
   confirmEnd: false,
+  history: null, // the host's list of earlier games, once asked for
 };
 
 // -- boot ----------------------------------------------------------------------------------------
@@ -330,6 +331,10 @@ function lobbyScreen() {
       h("div", { class: "button-row" },
         h("button", { "data-bot": "greedy", disabled: ui.pending || n >= table.max_players, onclick: () => send("add_bot", { bot: "greedy" }) }, t("host.add_greedy")),
         h("button", { "data-bot": "random", disabled: ui.pending || n >= table.max_players, onclick: () => send("add_bot", { bot: "random" }) }, t("host.add_random"))),
+      table.games.length > 1 ? [h("p", { class: "label" }, t("host.game")),
+        h("div", { class: "button-row" }, table.games.map((game) => h("button", {
+          class: table.game === game ? "chosen" : "", disabled: ui.pending,
+          onclick: () => send("set_game", { game }) }, t(`games.${game}`))))] : null,
       h("p", { class: "label" }, t("host.deck")),
       h("div", { class: "button-row" },
         ["house", "physical"].map((deck) => h("button", {
@@ -339,8 +344,30 @@ function lobbyScreen() {
       h("button", { class: "primary wide", id: "start", disabled: !ready || ui.pending, onclick: () => send("start") },
         table.status === "over" ? t("host.rematch") : t("host.start")),
       ready ? null : h("p", { class: "muted" }, t("host.need_players", { min: table.min_players, max: table.max_players }))));
+    parts.push(historyPanel());
   }
   return parts;
+}
+
+function historyPanel() {
+  const box = h("details", { class: "panel history", ontoggle: async (event) => {
+    if (event.target.open && ui.history === null) {
+      const answer = await send("history");
+      ui.history = answer && answer.ok ? answer.games : [];
+      render();
+    }
+  }, open: ui.history !== null }, h("summary", {}, t("host.history")));
+  if (ui.history === null) return box;
+  if (!ui.history.length) box.append(h("p", { class: "muted" }, t("host.history_none")));
+  const when = new Intl.DateTimeFormat(document.documentElement.lang, { dateStyle: "medium", timeStyle: "short" });
+  box.append(h("ol", { class: "history-list" }, ui.history.map((game) => {
+    const names = game.seats.map((s) => s.name).join(", ");
+    const result = game.status === "abandoned" || !game.result
+      ? t("host.history_abandoned")
+      : t("host.history_winner", { names: game.result.winners.map((w) => game.seats[w].name).join(", ") });
+    return h("li", {}, t("host.history_line", { when: when.format(new Date(game.started * 1000)), names, result }));
+  })));
+  return box;
 }
 
 function profileEditor() {

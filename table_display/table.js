@@ -55,7 +55,8 @@ function render() {
     app.append(...lobbyScreen());
   }
   if (msg && msg.table.hardware.status === "failed") {
-    app.append(h("div", { class: "banner warn", role: "status" }, t("hardware.failed", { message: msg.table.hardware.message || "" })));
+    const code = msg.table.hardware.code || "hardware_failed";
+    app.append(h("div", { class: "banner warn", role: "status" }, t(`hardware.${code}`)));
   }
   if (toast) app.append(h("div", { class: "toast toast-notice", role: "status" }, toast));
   if (!online && msg) app.append(h("div", { class: "banner offline-banner", role: "alert" }, t("conn.lost_table")));

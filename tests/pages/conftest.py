@@ -114,6 +114,19 @@ def wait_until(page: Any, expression: str, timeout: float = 10.0) -> None:
     raise TimeoutError(f"still false after {timeout} s: {expression}")
 
 
+def tap_until(page: Any, selector: str, expression: str, tries: int = 3) -> None:
+    """Tap and wait for the effect; tap again if an update redrew the page under the finger
+    (the pages redraw from each update, and a tap on a replaced button is lost)."""
+    for attempt in range(tries):
+        page.tap(selector)
+        try:
+            wait_until(page, expression, timeout=5)
+            return
+        except TimeoutError:
+            if attempt == tries - 1:
+                raise
+
+
 def screenshot(page: Any, name: str) -> None:
     (ARTIFACTS / "screenshots").mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "screenshots" / f"{name}.png"))

@@ -40,6 +40,8 @@ DYNAMIC = {
     "station": ["3-4-5", "1-2", "0", "healthy"],
     "colour": ["red", "blue", "yellow", "green", "white", "black"],
     "score": ["amulets", "grass", "wood", "clay", "stone", "complete"],
+    "hardware": ["hardware_failed", "hardware_pin_map", "hardware_no_gpio", "hardware_mock"],
+    "games": ["eketorp", "vikings_on_board"],
 }
 
 
@@ -116,6 +118,9 @@ def error_codes() -> set[str]:
                         and isinstance(first.value, str)
                     ):
                         codes.add(first.value)
+    # the hardware's status codes travel in table.hardware and in notices
+    for path in (ROOT / "hardware").rglob("*.py"):
+        codes |= set(re.findall(r'"(hardware_[a-z_]+)"', path.read_text(encoding="utf-8")))
     return codes
 
 

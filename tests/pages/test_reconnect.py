@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 
 from ..support import ServerProcess
-from .conftest import Watched, screenshot, wait_until
+from .conftest import Watched, screenshot, tap_until, wait_until
 from .test_game import CLICKABLE, open_phone, tap_something
 
 pytestmark = pytest.mark.slow
@@ -46,9 +46,8 @@ def test_a_phone_goes_offline_in_every_phase_and_comes_back(
     url = table.page.inner_text("#join-url")
     phones = [open_phone(browser, url, name, "en") for name in ("Anna", "Bram", "Carla")]
     host = phones[0].page
-    host.tap("[data-bot=greedy]")
-    wait_until(host, "document.querySelectorAll('.seat-row').length === 4")
-    host.tap("#start")
+    tap_until(host, "[data-bot=greedy]", "document.querySelectorAll('.seat-row').length === 4")
+    tap_until(host, "#start", "document.body.dataset.status === 'playing'")
     for phone in phones:
         wait_until(phone.page, "document.body.dataset.status === 'playing'")
 
@@ -74,6 +73,7 @@ def test_a_phone_goes_offline_in_every_phase_and_comes_back(
 
 def offline_and_back(phone: Watched, phase: str) -> None:
     page = phone.page
+    screenshot(page, f"phone-en-{phase}")
     before = private_picture(page)
     version = page.evaluate("document.body.dataset.version")
     page.context.set_offline(True)
