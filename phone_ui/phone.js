@@ -171,7 +171,28 @@ function cardFace(value, attrs = {}) {
 
 // -- rendering -----------------------------------------------------------------------------------
 
+// The page redraws from every update. An update that lands while a finger is on the glass would
+// replace the button under it and the tap would be lost: hold redraws until the finger lifts.
+let pressing = false;
+let redrawHeld = false;
+document.addEventListener("pointerdown", () => { pressing = true; }, true);
+for (const event of ["pointerup", "pointercancel"]) {
+  document.addEventListener(event, () => {
+    setTimeout(() => { // after the click that follows pointerup
+      pressing = false;
+      if (redrawHeld) {
+        redrawHeld = false;
+        render();
+      }
+    }, 60);
+  }, true);
+}
+
 function render() {
+  if (pressing) {
+    redrawHeld = true;
+    return;
+  }
   // what the page shows, for people's tools and the tests: never anything secret
   Object.assign(document.body.dataset, {
     version: msg ? msg.version : "",
@@ -180,6 +201,11 @@ function render() {
     pending: ui.pending ? "true" : "false",
     online: online ? "true" : "false",
   });
+  // someone typing their name keeps the keyboard, the text and the cursor across a redraw
+  const typing = document.activeElement && document.activeElement.tagName === "INPUT"
+    ? { id: document.activeElement.id, from: document.activeElement.selectionStart, to: document.activeElement.selectionEnd }
+    : null;
+  const scroll = window.scrollY;
   clear(app);
   app.append(header());
   const main = h("main", { class: "screen" });
@@ -197,6 +223,14 @@ function render() {
       h("div", { class: "offline", role: "alert" },
         h("div", { class: "offline-box" }, h("strong", {}, t("conn.lost")), h("p", {}, t("conn.retrying")))),
     );
+  }
+  window.scrollTo(0, scroll);
+  if (typing && typing.id) {
+    const field = document.getElementById(typing.id);
+    if (field) {
+      field.focus();
+      field.setSelectionRange(typing.from, typing.to);
+    }
   }
 }
 

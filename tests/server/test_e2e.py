@@ -304,6 +304,12 @@ def test_garbage_over_the_wire_never_hurts_the_server(server: ServerProcess) -> 
             continue
         if event == "command" and isinstance(ack, dict):
             assert ack.get("ok") is False
+    # browsers may connect only from pages this server served (same origin, never "*")
+    handshake = server.url + "/socket.io/?EIO=4&transport=polling"
+    foreign = requests.get(handshake, headers={"Origin": "http://evil.example"}, timeout=5)
+    assert foreign.status_code == 400
+    own = requests.get(handshake, headers={"Origin": server.url}, timeout=5)
+    assert own.status_code == 200 and own.headers.get("Access-Control-Allow-Origin") != "*"
     # a client that talks nonsense at the Engine.IO level
     bad = requests.post(
         server.url + "/socket.io/?EIO=4&transport=polling", data=b"\xff" * 5000, timeout=5
