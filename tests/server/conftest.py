@@ -79,6 +79,15 @@ def longhall(settings: Settings) -> Iterator[Longhall]:
 
 
 @pytest.fixture
+def scripted(tmp_path: Path) -> Iterator[Longhall]:
+    """An app for scripted players, who tap faster than the per-connection rate limit allows
+    (the limit has its own test)."""
+    lh = create_app(Settings(data_dir=tmp_path, gpio="off", bot_delay=0.0, rate=1e9, burst=10**9))
+    yield lh
+    lh.stop()
+
+
+@pytest.fixture
 def guest(longhall: Longhall):  # type: ignore[no-untyped-def]
     def make() -> Client:
         return Client(longhall, {"code": longhall.table.data.code})

@@ -70,7 +70,8 @@ def play_whole_game(longhall: Longhall, phones: list[Client], seed: int) -> None
     raise AssertionError("the game did not end")
 
 
-def test_no_message_holds_another_seats_secret(longhall: Longhall) -> None:
+def test_no_message_holds_another_seats_secret(scripted: Longhall) -> None:
+    longhall = scripted
     table = longhall.table
     states, salts = record_versions(table)
     phones = seated(longhall, ["Anna", "Bob", "Cara"])
