@@ -130,13 +130,16 @@ def create_app(settings: Settings) -> Longhall:
     @socketio.on("connect")
     def on_connect(auth: object = None) -> None:
         sid = request.sid  # type: ignore[attr-defined]
-        try:
-            who = table.connect(sid, auth)
-        except IllegalAction as err:
-            raise ConnectionRefusedError(err.to_dict()) from None
-        with buckets_lock:
-            buckets[sid] = TokenBucket(settings.rate, settings.burst)
-        send(table.welcome(who))
+        # One lock from the token check to the snapshot: a seat handed over or kicked in between
+        # cannot be taken, and no update can fall between the snapshot and joining the room.
+        with table.lock:
+            try:
+                who = table.connect(sid, auth)
+            except IllegalAction as err:
+                raise ConnectionRefusedError(err.to_dict()) from None
+            with buckets_lock:
+                buckets[sid] = TokenBucket(settings.rate, settings.burst)
+            send(table.welcome(who))
 
     @socketio.on("disconnect")
     def on_disconnect(*_: object) -> None:
@@ -155,12 +158,12 @@ def create_app(settings: Settings) -> Longhall:
         sid = request.sid  # type: ignore[attr-defined]
         if not allowed(sid):
             log.warning("rate limit: dropped a command from %s", sid)
-            return refusal("rate_limited", "Too many commands: slow down.")
+            return refusal("rate_limited", "Too many commands: slow down.", table.data.version)
         if extra:
-            return refusal("malformed", "A command is one JSON object.")
+            return refusal("malformed", "A command is one JSON object.", table.data.version)
         if len(repr(payload)) > settings.max_payload:
             log.warning("dropped an oversized command from %s", sid)
-            return refusal("too_large", "That command is too large.")
+            return refusal("too_large", "That command is too large.", table.data.version)
         return table.submit(table.identity(sid), payload)
 
     @socketio.on("snapshot")
@@ -175,19 +178,29 @@ def create_app(settings: Settings) -> Longhall:
         sid = request.sid  # type: ignore[attr-defined]
         allowed(sid)
         log.warning("unknown event %r from %s", str(event)[:40], sid)
-        return refusal("unknown_event", "There is no such event.")
+        return refusal("unknown_event", "There is no such event.", table.data.version)
 
     @socketio.on_error_default
     def on_error(err: Exception) -> dict[str, Any]:
         log.exception("error while handling an event", exc_info=err)
-        return refusal("server_error", "Something went wrong on the server; nothing changed.")
+        return refusal(
+            "server_error",
+            "Something went wrong on the server; nothing changed.",
+            table.data.version,
+        )
 
     bots = BotRunner(table, settings.bot_delay, settings.auto_next)
     return Longhall(app=app, socketio=socketio, table=table, bots=bots)
 
 
-def refusal(code: str, message: str) -> dict[str, Any]:
-    return {"ok": False, "error": {"code": code, "message": message, "params": {}}}
+def refusal(code: str, message: str, version: int | None = None) -> dict[str, Any]:
+    answer: dict[str, Any] = {
+        "ok": False,
+        "error": {"code": code, "message": message, "params": {}},
+    }
+    if version is not None:
+        answer["version"] = version
+    return answer
 
 
 def same_origin(origin: str | None, environ: dict[str, Any]) -> bool:

@@ -89,10 +89,11 @@ class Store:
             self.db.execute("BEGIN IMMEDIATE")
             try:
                 yield self.db
+                self.db.execute("COMMIT")
             except BaseException:
-                self.db.execute("ROLLBACK")
+                if self.db.in_transaction:  # the commit itself may be what failed
+                    self.db.execute("ROLLBACK")
                 raise
-            self.db.execute("COMMIT")
 
     # -- meta --------------------------------------------------------------------------------
 

@@ -106,7 +106,7 @@ class Table:
         self.listeners: list[Callable[[Table], None]] = []
         self.connections: dict[str, Identity] = {}
         self.seq = 0  # numbers every update sent, so a client can tell it missed one
-        self.hardware: dict[str, Any] = {"status": "off", "message": None}
+        self.hardware: dict[str, Any] = {"status": "off", "code": None, "message": None}
         self.hotspot: dict[str, str] | None = None
         self.join_url = ""
         self._join_acks: dict[str, tuple[float, dict[str, Any]]] = {}
@@ -164,9 +164,10 @@ class Table:
                     return repeat
                 self._authorize(who, cmd)
                 if cmd["type"] == "history":
-                    return {"ok": True, "version": self.data.version, "games": self.store.games()}
+                    return {"ok": True, "version": self.data.version, "games": self._history()}
                 self._check_version(who, cmd)
                 record, extra = self._prepare(who, cmd)
+                connections = dict(self.connections)  # records may move or drop connections
                 outcome = self._apply(record)
             except IllegalAction as err:
                 log.warning("refused %s from %s: %s", str(kind)[:20], who.key, err.code)
@@ -175,17 +176,27 @@ class Table:
                 self._persist(record, outcome)
             except Exception:
                 log.exception("could not store record %d; reloading the table", self.data.version)
+                self.connections = connections
                 self._reload()
                 failed = CommandError("storage_failed", "The game store could not be written.")
                 return {"ok": False, "error": failed.to_dict(), "version": self.data.version}
             ack = {"ok": True, "version": self.data.version, **extra}
             messages = outcome.get("messages", [])
             if cmd["type"] == "join":
-                self._join_acks[cmd["id"]] = (time.monotonic(), ack)
+                self._join_acks[f"{who.sid}/{cmd['id']}"] = (time.monotonic(), ack)
                 if who.sid is not None:
                     messages.extend(self._seat_guest(who.sid, extra["seat"]))
             self._after_change(messages)
             return ack
+
+    def _history(self) -> list[dict[str, Any]]:
+        """The games kept here, for the host. A game still being played keeps its seed to itself:
+        with the seed, anyone could deal every hand and the draw pile again."""
+        games = self.store.games()
+        for game in games:
+            if game["status"] == "playing":
+                game.pop("seed", None)
+        return games
 
     def _repeat(self, who: Identity, cmd: dict[str, Any]) -> dict[str, Any] | None:
         """The first answer to a command id seen before from the same sender."""
@@ -194,7 +205,8 @@ class Table:
             for cid, (at, _) in list(self._join_acks.items()):
                 if now - at > JOIN_ACK_SECONDS:
                     del self._join_acks[cid]
-            hit = self._join_acks.get(cmd["id"])
+            # only to the connection that asked: the answer holds the new seat's token
+            hit = self._join_acks.get(f"{who.sid}/{cmd['id']}")
             return None if hit is None else hit[1]
         seen = self.data.seen.get(who.key, {})
         return seen.get(cmd["id"])
@@ -523,7 +535,7 @@ class Table:
     def _finish(self, status: str, at: float) -> dict[str, Any]:
         data = self.data
         result = {
-            "scores": self.state.scores(),
+            "scores": self.state.scores() if status == "finished" else self._public_scores(),
             "winners": self.state.winners() if status == "finished" else [],
             "seats": [s.public() for s in data.seats],
             "status": status,
@@ -533,6 +545,19 @@ class Table:
         data.commitments = {}
         assert data.game_meta is not None
         return {**data.game_meta, "finished": at, "status": status, "result": result}
+
+    def _public_scores(self) -> list[Any] | None:
+        """The scores of a game ended early, as far as everyone may know them: what the public
+        view shows (a game with hidden points, like Vikings on Board's chests, shows none)."""
+        public = self.spec.view(self.state, None)["public"]
+        seats = public.get("seats")
+        if (
+            isinstance(seats, list)
+            and seats
+            and all(isinstance(s, dict) and isinstance(s.get("score"), dict) for s in seats)
+        ):
+            return [s["score"] for s in seats]
+        return None
 
     def _remove_seat(self, index: int) -> list[Outgoing]:
         data = self.data
@@ -920,7 +945,11 @@ class Table:
 
     def health(self) -> dict[str, Any]:
         with self.lock:
-            return {"game": self.data.game, "phase": self.phase(), "version": self.data.version}
+            return {
+                "game": self.data.game,
+                "phase": self.phase(),
+                "table_version": self.data.version,
+            }
 
 
 def _error(code: str, message: str) -> dict[str, Any]:

@@ -169,3 +169,29 @@ def test_a_lobby_change_makes_seat_commands_stale_but_not_adding_a_bot(
     # ... but a bot can be added whatever changed
     assert anna.send("add_bot", version=seen, bot="random")["ok"]
     assert [s["name"] for s in anna.last()["table"]["seats"]][:3] == ["Anna", "Bob", "Cara"]
+
+
+def test_the_history_never_gives_away_the_seed_of_a_game_being_played(longhall: Longhall) -> None:
+    anna, bob, cara = seated(longhall, ["Anna", "Bob", "Cara"])
+    assert anna.send("start")["ok"]
+    games = anna.send("history")["games"]
+    assert games[0]["status"] == "playing" and "seed" not in games[0]
+    assert anna.send("end_game")["ok"]
+    assert "seed" in anna.send("history")["games"][0]  # a game that is over may be replayed
+
+
+def test_a_join_answer_is_repeated_only_to_the_phone_that_asked(longhall: Longhall, guest) -> None:  # type: ignore[no-untyped-def]
+    first, second = guest(), guest()
+    ack = first.send("join", cid="same-id-12345", name="Anna", colour="")
+    again = first.send("join", cid="same-id-12345", name="Anna", colour="")
+    assert again == ack  # a retry after a lost answer
+    other = second.send("join", cid="same-id-12345", name="Eve", colour="")
+    assert other["ok"] and other["token"] != ack["token"] and other["seat"] == 1
+
+
+def test_healthz_tells_the_longhall_version(longhall: Longhall) -> None:
+    from server.app import longhall_version
+
+    body = longhall.app.test_client().get("/healthz").get_json()
+    assert body["status"] == "ok" and body["version"] == longhall_version()
+    assert body["phase"] == "lobby" and body["game"] == "eketorp" and body["table_version"] == 0

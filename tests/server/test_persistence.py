@@ -111,3 +111,68 @@ def test_finished_games_are_kept_and_replay_from_their_logs(tmp_path) -> None:  
     assert replayed.to_dict() == final
     assert games[0]["result"]["scores"] == [s for s in replayed.scores()]
     lh.stop()
+
+
+def fail_next_write(table: Table, where: str = "append") -> None:
+    """Make the store's next write fail, as a full or broken SD card would."""
+    store = table.store
+    if where == "append":
+        real = store.append
+
+        def failing(*args, **kwargs):  # type: ignore[no-untyped-def]
+            store.append = real  # type: ignore[method-assign]
+            raise OSError("No space left on device")
+
+        store.append = failing  # type: ignore[method-assign]
+    else:  # the COMMIT itself fails, the transaction is left open
+        real_execute = store.db.execute
+        con = store.db
+
+        class Flaky:
+            def __getattr__(self, name):  # type: ignore[no-untyped-def]
+                return getattr(con, name)
+
+            def execute(self, sql, *args):  # type: ignore[no-untyped-def]
+                if sql == "COMMIT":
+                    store.db = con
+                    raise sqlite3.OperationalError("disk I/O error")
+                return real_execute(sql, *args)
+
+        store.db = Flaky()  # type: ignore[assignment]
+
+
+def test_a_failed_write_refuses_the_command_and_changes_nothing(settings: Settings) -> None:
+    lh = create_app(settings)
+    try:
+        anna, bob, cara = seated(lh, ["Anna", "Bob", "Cara"])
+        before = lh.table.snapshot()
+        fail_next_write(lh.table)
+        # moving seats renumbers connections: they must come back with the refused command
+        assert anna.send("move_seat", seat=1, to=2)["error"]["code"] == "storage_failed"
+        assert lh.table.snapshot() == before
+        assert anna.send("start")["ok"]
+        bob_view = bob.sio.emit("snapshot", callback=True)
+        assert bob_view["you"]["seat"] == 1
+        assert bob_view["game"]["private"]["hand"] == sorted(lh.table.state.hands[1])
+    finally:
+        lh.stop()
+
+
+def test_a_failed_commit_is_rolled_back_and_the_table_goes_on(settings: Settings) -> None:
+    lh = create_app(settings)
+    try:
+        (anna,) = seated(lh, ["Anna"])
+        fail_next_write(lh.table, "commit")
+        assert anna.send("add_bot", bot="greedy")["error"]["code"] == "storage_failed"
+        assert [s.name for s in lh.table.data.seats] == ["Anna"]
+        assert anna.send("add_bot", bot="random")["ok"]  # the store is usable again
+        version = lh.table.data.version
+    finally:
+        lh.stop()
+    again = create_app(settings)
+    try:  # and what was acknowledged is what was stored
+        assert again.table.data.version == version
+        assert [s.kind for s in again.table.data.seats] == ["human", "bot"]
+        assert again.table.data.seats[1].bot == "random"
+    finally:
+        again.stop()
