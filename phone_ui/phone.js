@@ -420,6 +420,7 @@ function profileEditor() {
 }
 
 function finalScores(result) {
+  if (!result.scores) return h("section", { class: "panel" }, h("h1", {}, t("score.abandoned")));
   const cats = ["amulets", ...STONES, "complete"];
   const winners = new Set(result.winners);
   const table = h("table", { class: "scores" },
@@ -482,14 +483,13 @@ function materialsView(g) {
   if (pub.active.includes(me())) return cardEntry(g, (action) => act(action));
   return h("div", {},
     waiting(t("materials.wait", { name: name(pub.start_player) })),
-    msg.you.host && seats()[pub.start_player].kind !== "human"
-      ? hostCardEntry(g) : null);
+    msg.you.host && !present(pub.start_player) ? hostCardEntry(g) : null);
 }
 
 function hostCardEntry(g) {
   const start = g.public.start_player;
   return h("section", { class: "panel" },
-    h("p", {}, t("materials.host_enters", { name: name(start) })),
+    h("p", {}, t(seats()[start].kind === "bot" ? "materials.host_enters" : "materials.host_enters_away", { name: name(start) })),
     cardEntry(g, (action) => send("proxy", { seat: start, action: strip(action) }), true));
 }
 
@@ -758,10 +758,16 @@ function buildingView(g) {
     hostBuildFor(g));
 }
 
+/** A seat someone plays from a phone now (not a bot, not empty, not away). */
+function present(seat) {
+  const s = seats()[seat];
+  return s.kind === "human" && s.connected && !s.vacant;
+}
+
 function hostBuildFor(g) {
   if (!msg.you.host) return null;
   const pub = g.public;
-  const absent = pub.active.filter((s) => s !== me() && (!seats()[s].connected || seats()[s].vacant));
+  const absent = pub.active.filter((s) => s !== me() && !present(s));
   if (!absent.length) return null;
   return h("section", { class: "panel" }, h("p", { class: "muted" }, t("build.host_help")),
     absent.map((s) => h("button", { disabled: ui.pending, onclick: () => send("proxy", { seat: s, action: { type: "auto_build" } }) }, t("build.for", { name: name(s) }))));

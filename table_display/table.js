@@ -6,6 +6,7 @@ import {
   FIELDS, SIDES, SIDE_SITES, STATIONS, STONES, clear, connectTable, errorText, h, icon, languageSwitch,
   loadLanguage, logLine, pickLanguage, placeName, seatBadge, stoneChip, stoneCounts, t,
 } from "/static/common.js";
+import { verifyReveal } from "/static/sha256.js";
 
 const app = document.getElementById("app");
 let msg = null;
@@ -15,6 +16,27 @@ let toastTimer = null;
 // Draw times of the last updates, read by the benchmark (bench/pages.py).
 const drawTimes = [];
 window.__longhallDrawTimes = drawTimes;
+// Fingerprints this screen showed while choices were secret, and what checking each revealed
+// choice against them gave (by salt): anyone watching can trust that nobody changed a plan.
+const shown = {};
+const checked = {};
+
+function checkFingerprints() {
+  for (const [seat, fingerprint] of Object.entries(msg.table.fingerprints)) shown[seat] = fingerprint;
+  for (const reveal of msg.table.reveals) {
+    if (!(reveal.salt in checked)) checked[reveal.salt] = verifyReveal(reveal, shown[String(reveal.seat)]);
+  }
+}
+
+/** The check mark for a revealed choice of ``seat`` equal to ``content``, if it was fingerprinted. */
+function fingerprintMark(seat, content) {
+  const text = JSON.stringify(content);
+  const reveal = [...msg.table.reveals].reverse().find((r) => r.seat === seat && JSON.stringify(r.content) === text);
+  if (!reveal) return null;
+  return checked[reveal.salt]
+    ? h("span", { class: "check ok", title: t("table.fingerprint_ok") }, "✓ ", reveal.hash.slice(0, 8))
+    : h("span", { class: "check bad" }, "✗ ", t("table.fingerprint_bad"));
+}
 
 async function boot() {
   await loadLanguage(pickLanguage());
@@ -47,6 +69,7 @@ function render() {
     online: online ? "true" : "false",
   });
   clear(app);
+  if (msg) checkFingerprints();
   if (!msg) {
     app.append(h("p", { class: "center muted" }, t("conn.connecting")));
   } else if (msg.table.status === "playing" && msg.game) {
@@ -105,6 +128,7 @@ function lobbyScreen() {
 }
 
 function finalScores(result) {
+  if (!result.scores) return h("section", { class: "panel final" }, h("h2", {}, t("score.abandoned")));
   const cats = ["amulets", ...STONES, "complete"];
   const winners = new Set(result.winners);
   return h("section", { class: "panel final" },
@@ -261,12 +285,19 @@ function fightPanel(pub) {
   return h("div", { class: "fight" },
     h("p", { class: "big-text" }, title),
     h("div", { class: "duel" },
-      seatBadge(seats()[f.a]), h("span", { class: `card back ${f.chosen[0] ? "chosen" : ""}` }, f.chosen[0] ? "✓" : "?"),
+      seatBadge(seats()[f.a]), cardBack(f.a, f.chosen[0]),
       h("span", {}, ":"),
-      h("span", { class: `card back ${f.chosen[1] ? "chosen" : ""}` }, f.chosen[1] ? "✓" : "?"), seatBadge(seats()[f.b])),
+      cardBack(f.b, f.chosen[1]), seatBadge(seats()[f.b])),
     status ? h("p", {}, status) : null,
     f.swaps[0] || f.swaps[1] ? h("p", { class: "small-text" }, t("table.swaps", { a: f.swaps[0], b: f.swaps[1] })) : null,
     pub.phase === "loot" && pub.last_fight ? lastFightPanel(pub.last_fight) : null);
+}
+
+function cardBack(seat, chosen) {
+  const fingerprint = msg.table.fingerprints[String(seat)];
+  return h("span", { class: "card-slot" },
+    h("span", { class: `card back ${chosen ? "chosen" : ""}` }, chosen ? "✓" : "?"),
+    chosen && fingerprint ? h("code", { class: "fingerprint", title: t("table.fingerprint_help") }, fingerprint) : null);
 }
 
 function lastFightPanel(last) {
@@ -277,6 +308,7 @@ function lastFightPanel(last) {
       h("span", {}, ":"),
       h("span", { class: `card card-${last.values[1]}` }, last.values[1]), seatBadge(seats()[last.b])),
     h("p", {}, logLine({ e: "result", ...last }, seats())),
+    h("p", { class: "small-text" }, [last.a, last.b].map((seat, i) => fingerprintMark(seat, { card: last.cards[i] }))),
     last.loot && last.loot.kept ? h("p", {}, t("loot.taken_by", { name: name(last.a), stone: t(`stone.${last.loot.kept}`), removed: last.loot.removed.map((x) => t(`stone.${x}`)).join(", ") })) : null);
 }
 
@@ -285,7 +317,8 @@ function revealPanel(pub) {
     h("summary", {}, t("table.move_vikings")),
     h("ul", {}, Object.entries(pub.revealed).map(([seat, plan]) =>
       h("li", {}, h("strong", {}, name(Number(seat))), ": ",
-        Object.entries(plan).map(([dest, n]) => `${placeName(dest === "castle" ? `castle:${seat}` : dest, seats())} ×${n}`).join(", ") || t("table.nothing_planned")))));
+        Object.entries(plan).map(([dest, n]) => `${placeName(dest === "castle" ? `castle:${seat}` : dest, seats())} ×${n}`).join(", ") || t("table.nothing_planned"),
+        " ", fingerprintMark(Number(seat), plan)))));
 }
 
 function logPanel(pub) {

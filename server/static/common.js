@@ -226,9 +226,15 @@ export function connectTable(auth, handlers) {
       socket.timeout(10000).emit("command", payload, (err, answer) => {
         if (err) {
           resolve({ ok: false, error: { code: "timeout", message: "No answer.", params: {} } });
-        } else {
-          resolve(answer);
+          return;
         }
+        if (!answer.ok && answer.error.code === "stale_version" && (!latest || latest.version < answer.version)) {
+          // the table moved on and this page has not heard yet: fetch the whole picture now
+          socket.timeout(10000).emit("snapshot", (e, snapshot) => {
+            if (!e && snapshot && snapshot.table) take(snapshot, true);
+          });
+        }
+        resolve(answer);
       });
     });
   }

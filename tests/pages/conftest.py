@@ -67,6 +67,7 @@ class Watched:
         self.name = name
         self.errors: list[str] = []
         self.messages: list[tuple[str, dict[str, Any]]] = []
+        self.checked_ok = self.checked_bad = 0  # fingerprint checks seen on the table display
         page.on("console", self._console)
         page.on("pageerror", lambda err: self.errors.append(f"pageerror: {err}"))
         page.on("websocket", self._websocket)

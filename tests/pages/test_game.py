@@ -130,6 +130,8 @@ def test_a_whole_game_through_the_pages(browser: Any, server: ServerProcess) -> 
             moved = tap_something(phone, rnd) or moved
         for page in [table, *phones]:
             assert "⟦" not in page.text(), f"a missing translation on {page.name}"
+        table.checked_ok += len(table.page.query_selector_all(".check.ok"))
+        table.checked_bad += len(table.page.query_selector_all(".check.bad"))
         if not moved:
             time.sleep(0.05)  # the bots are moving
     else:
@@ -137,6 +139,8 @@ def test_a_whole_game_through_the_pages(browser: Any, server: ServerProcess) -> 
 
     table.page.wait_for_selector(".scores")
     screenshot(table.page, "table-final")
+    # the table display checked every revealed plan and card against its fingerprint
+    assert table.checked_ok > 0 and table.checked_bad == 0
     for phone in phones:
         phone.page.wait_for_selector(".scores")
     screenshot(phones[0].page, "phone-final")

@@ -56,3 +56,34 @@ def test_the_help_and_the_hand_are_always_at_hand(browser: Any, server: ServerPr
     sheet = anna.page.inner_text(".sheet")
     assert "My castle" in sheet and "Amulets: 5" in sheet
     assert anna.errors == []
+
+
+def test_the_pages_sha256_and_canonical_json_match_the_server(
+    browser: Any, server: ServerProcess
+) -> None:
+    """The table display checks fingerprints itself; its hash must be the server's."""
+    import hashlib
+
+    from server import fingerprints
+
+    page = browser.new_context().new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#join-url")
+    samples = ["", "abc", "x" * 55, "y" * 56, "z" * 64, "é✓ viking", "q" * 1000]
+    got = page.evaluate(
+        "async (xs) => { const m = await import('/static/sha256.js'); return xs.map(m.sha256); }",
+        samples,
+    )
+    assert got == [hashlib.sha256(s.encode()).hexdigest() for s in samples]
+    salt = fingerprints.new_salt()
+    plan = {"castle": 2, "A": 3, "siege:1:boat": 1}
+    reveal = {"seat": 0, "salt": salt, "hash": fingerprints.digest(salt, plan), "content": plan}
+    ok = page.evaluate(
+        "async ([r, shown]) => (await import('/static/sha256.js')).verifyReveal(r, shown)",
+        [reveal, reveal["hash"][: fingerprints.SHORT]],
+    )
+    tampered = page.evaluate(
+        "async (r) => (await import('/static/sha256.js')).verifyReveal(r, null)",
+        {**reveal, "content": {**plan, "A": 2, "B": 1}},
+    )
+    assert ok is True and tampered is False
