@@ -45,10 +45,6 @@ export function has(key) {
   return lookup(catalog, key) !== undefined || lookup(fallback, key) !== undefined;
 }
 
-export function currentLanguage() {
-  return language;
-}
-
 export function pickLanguage() {
   const asked = new URLSearchParams(location.search).get("lang");
   if (LANGUAGES.includes(asked)) return asked;

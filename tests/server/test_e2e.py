@@ -31,7 +31,6 @@ def server(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 
 def seat_phones(server: ServerProcess, names: list[str], bots: list[str]) -> list[Phone]:
-    code = server.health  # noqa: F841 - the server is up
     lobby = Phone(server.url).connect()
     table_code = lobby.latest["table"]["code"]  # type: ignore[index]
     lobby.disconnect()

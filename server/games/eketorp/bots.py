@@ -6,12 +6,11 @@ the same rules a player at the table knows (their own hand, public counts), neve
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..api import Action, progress_actions
 from ..rng import Rng
 from . import rules as R
-from .fights import fight_options, loot_options
 from .planning import destinations
 
 if TYPE_CHECKING:
@@ -206,9 +205,3 @@ class GreedyBot:
             return hand[-1]
         return hand[len(hand) // 2]
 
-
-def bot_factories() -> dict[str, Any]:
-    return {"random": RandomBot, "greedy": GreedyBot}
-
-
-__all__ = ["GreedyBot", "RandomBot", "bot_factories", "fight_options", "loot_options"]
