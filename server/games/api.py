@@ -116,6 +116,28 @@ class GameSpec:
     commitments: Callable[[Any], dict[int, Any]] = field(default=lambda state: {})
 
 
+def check_config(
+    config: object, known: set[str], title: str, players: tuple[int, int], rule: str = ""
+) -> int:
+    """Check a game config's common part (an object, known settings, the player count);
+    return the number of players or raise ``bad_config`` / ``bad_players``."""
+    if not isinstance(config, Mapping):
+        raise IllegalAction("bad_config", "The game settings must be an object.")
+    unknown = sorted(set(config) - known)
+    if unknown:
+        raise IllegalAction(
+            "bad_config", f"Unknown game setting {unknown[0]!r}.", reason=unknown[0]
+        )
+    n = config.get("players")
+    low, high = players
+    if type(n) is not int or not low <= n <= high:
+        cite = f" ({rule})" if rule else ""
+        raise IllegalAction(
+            "bad_players", f"{title} is for {low} to {high} players{cite}.", min=low, max=high
+        )
+    return n
+
+
 def progress_actions(actions: list[Action]) -> list[Action]:
     """Return the actions that move the game forward (drop the ones that only undo a choice)."""
     return [a for a in actions if not a.get("undo")]

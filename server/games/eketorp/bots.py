@@ -204,4 +204,3 @@ class GreedyBot:
         if self._stake(st, seat) >= 2 or len(hand) == 1:
             return hand[-1]
         return hand[len(hand) // 2]
-

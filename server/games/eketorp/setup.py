@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..api import IllegalAction
+from ..api import IllegalAction, check_config
 from ..rng import Rng
 from . import rules as R
 from .state import EketorpState
@@ -20,22 +20,8 @@ def normalise_config(config: Mapping[str, Any]) -> dict[str, Any]:
     ``deck``: ``"house"`` (the app deals the material cards from ``material_cards``, D1) or
     ``"physical"`` (the start player draws a printed card and enters it on their phone).
     """
-    if not isinstance(config, Mapping):
-        raise IllegalAction("bad_config", "The game settings must be an object.")
     known = {"players", "start_player", "deck", "material_cards"}
-    unknown = sorted(set(config) - known)
-    if unknown:
-        raise IllegalAction(
-            "bad_config", f"Unknown game setting {unknown[0]!r}.", reason=unknown[0]
-        )
-    n = config.get("players")
-    if type(n) is not int or not R.MIN_PLAYERS <= n <= R.MAX_PLAYERS:
-        raise IllegalAction(
-            "bad_players",
-            f"Eketorp is for {R.MIN_PLAYERS} to {R.MAX_PLAYERS} players.",
-            min=R.MIN_PLAYERS,
-            max=R.MAX_PLAYERS,
-        )
+    n = check_config(config, known, "Eketorp", (R.MIN_PLAYERS, R.MAX_PLAYERS), "R0.1")
     start = config.get("start_player", 0)
     if type(start) is not int or not 0 <= start < n:
         raise IllegalAction("bad_config", "The start player must be one of the seats.")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..api import IllegalAction
+from ..api import IllegalAction, check_config
 from ..rng import Rng
 from . import rules as R
 from .state import VikingsState
@@ -18,21 +18,8 @@ def normalise_config(config: Mapping[str, Any]) -> dict[str, Any]:
     order); ``components``: the barrels, hull pieces and chests (D1-D3), which
     ``server.gamedata`` reads from the data file shipped with the game or a user's copy.
     """
-    if not isinstance(config, Mapping):
-        raise IllegalAction("bad_config", "The game settings must be an object.")
-    unknown = sorted(set(config) - {"players", "colours", "components"})
-    if unknown:
-        raise IllegalAction(
-            "bad_config", f"Unknown game setting {unknown[0]!r}.", reason=unknown[0]
-        )
-    n = config.get("players")
-    if type(n) is not int or not R.MIN_PLAYERS <= n <= R.MAX_PLAYERS:
-        raise IllegalAction(
-            "bad_players",
-            f"Vikings on Board is for {R.MIN_PLAYERS} to {R.MAX_PLAYERS} players (V0.1).",
-            min=R.MIN_PLAYERS,
-            max=R.MAX_PLAYERS,
-        )
+    known = {"players", "colours", "components"}
+    n = check_config(config, known, "Vikings on Board", (R.MIN_PLAYERS, R.MAX_PLAYERS), "V0.1")
     colours = config.get("colours", list(R.COLOURS[:n]))
     if (
         not isinstance(colours, Sequence)
