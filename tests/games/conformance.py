@@ -111,6 +111,26 @@ def assert_illegal_changes_nothing(spec: GameSpec, state: Any, rnd: random.Rando
         assert state.to_dict() == before, f"{action!r} from {seat} changed the state"
 
 
+def greedy_win_share(spec: GameSpec, seeds: int = 8) -> float:
+    """One greedy bot against random bots, its seat moving round the table, for every player
+    count: the share of games it wins (a shared win counts as a fraction)."""
+    from server.simulate import play_game
+
+    games, wins = 0, 0.0
+    for players in range(spec.min_players, spec.max_players + 1):
+        config = default_config(spec.name, players)
+        for seed in range(seeds):
+            kinds = ["random"] * players
+            greedy = seed % players
+            kinds[greedy] = "greedy"
+            state, _ = play_game(spec, config, seed, kinds)
+            winners = state.winners()
+            wins += 1 / len(winners) if greedy in winners else 0
+            games += 1
+    print(f"{spec.title}: greedy won {wins:g} of {games} games against random bots")
+    return wins / games
+
+
 def assert_legal_actions_apply(spec: GameSpec, state: Any) -> None:
     """Every listed legal action is accepted."""
     seats: list[int | None] = [*range(state.players), None]
