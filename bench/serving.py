@@ -235,7 +235,8 @@ def main() -> None:
         f" p99 {result['latency_ms_p99']} ms"
     )
     print(f"sustained: {result['commands_per_second']} commands/s (each sent to all 27 clients)")
-    print(f"resident memory after the game: {result['rss_mb']} MB (gunicorn arbiter, worker)")
+    rss = result["rss_mb"]
+    print(f"resident memory after the game: {sum(rss.values()):.1f} MB in {len(rss)} process(es)")
     print(f"longhall serve -> healthy /healthz: {result['startup_seconds']} s")
 
 

@@ -1,17 +1,23 @@
-"""``longhall serve``: the production server (gunicorn, one worker, threads) for one table.
+"""``longhall serve``: the production server for one table, in one process.
 
-Gunicorn's threaded worker is the production server Flask-SocketIO and simple-websocket support
-without eventlet or gevent. One worker process holds the table (Socket.IO needs every connection of
-a table in one process); its threads serve the pages and one WebSocket per phone or screen.
+Gunicorn's threaded worker (``gthread``) is the production HTTP server Flask-SocketIO and
+simple-websocket support without eventlet or gevent: its threads serve the pages and one WebSocket
+per phone or screen. A table must live in one process (Socket.IO keeps every connection of a table
+in memory), so gunicorn would only ever run one worker, and its arbiter, a second Python process of
+about 30 MB, would do nothing but supervise it. On a 512 MB Pi that is worth saving: Longhall runs
+the gthread worker in its own process, and systemd (``Restart=always``) or the shell supervises it.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from typing import Any
 
+from gunicorn import sock
 from gunicorn.app.base import BaseApplication
+from gunicorn.workers.gthread import ThreadWorker
 
 from .config import Settings
 from .netinfo import base_url, qr_terminal
@@ -45,7 +51,6 @@ class LonghallServer(BaseApplication):  # type: ignore[misc]
             "proc_name": "longhall",
             "preload_app": False,
             "post_worker_init": _post_worker_init,
-            "worker_exit": _worker_exit,
         }
         for key, value in options.items():
             self.cfg.set(key, value)
@@ -56,13 +61,47 @@ class LonghallServer(BaseApplication):  # type: ignore[misc]
         self.longhall = create_app(self.settings)
         return self.longhall.app
 
+    def run(self) -> None:
+        """Serve in this process until SIGTERM or SIGINT (no gunicorn arbiter, see above)."""
+        cfg = self.cfg
+        logger = cfg.logger_class(cfg)
+        listeners = sock.create_sockets(cfg, logger)
+        worker = _Worker(1, os.getpid(), listeners, self, cfg.timeout, cfg, logger)
+        worker.pid = os.getpid()
+        code = 0
+        try:
+            worker.init_process()  # loads the app, calls post_worker_init, serves until stopped
+        except SystemExit as stop:  # SIGINT and SIGQUIT end the worker with sys.exit(0)
+            code = stop.code if isinstance(stop.code, int) else 1
+        finally:
+            try:
+                _worker_exit(worker)
+                worker.tmp.close()
+                sock.close_sockets(listeners, unlink=True)
+            finally:
+                logging.shutdown()
+                sys.stdout.flush()
+                sys.stderr.flush()
+                # The worker's thread pool may still hold open WebSockets; every acknowledged
+                # command is already on disk, so leave without waiting for them.
+                os._exit(code)
+
+
+class _Worker(ThreadWorker):  # type: ignore[misc]
+    """Gunicorn's threaded worker, run without an arbiter."""
+
+    def is_parent_alive(self) -> bool:
+        # Under an arbiter the worker stops when its parent changes. Here the parent is systemd or
+        # a shell, and a server started with nohup must outlive the shell that started it.
+        return True
+
 
 def _post_worker_init(worker: Any) -> None:
     worker.app.longhall.start_background()
     log.warning("Longhall is ready for players.")
 
 
-def _worker_exit(server: Any, worker: Any) -> None:
+def _worker_exit(worker: Any) -> None:
     longhall = getattr(worker.app, "longhall", None)
     if longhall is not None:
         longhall.stop()

@@ -109,7 +109,7 @@ class ServerProcess:
         return requests.get(self.url + "/healthz", timeout=5).json()  # type: ignore[no-any-return]
 
     def pids(self) -> list[int]:
-        """The arbiter and its worker."""
+        """Every process of the server's process group (``longhall serve`` is one)."""
         assert self.proc is not None
         out = subprocess.run(["pgrep", "-g", str(self.proc.pid)], capture_output=True, text=True)
         return [int(p) for p in out.stdout.split()]

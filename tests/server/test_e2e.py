@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+import signal
 import threading
 import time
 import uuid
@@ -316,3 +317,29 @@ def test_garbage_over_the_wire_never_hurts_the_server(server: ServerProcess) -> 
     assert bad.status_code in (400, 413)
     assert server.health()["table_version"] == before["table_version"]
     assert requests.get(server.url + "/healthz", timeout=5).json()["status"] == "ok"
+
+
+@pytest.mark.parametrize("stop_signal", [signal.SIGTERM, signal.SIGINT])
+def test_serve_is_one_process_that_stops_cleanly_and_resumes(
+    tmp_path: Path, stop_signal: signal.Signals
+) -> None:
+    """One table, one process (no gunicorn arbiter beside it); systemd's SIGTERM and a host's
+    Ctrl-C both stop it with exit code 0, and the seat is there after the restart."""
+    server = ServerProcess(tmp_path, "--bot-delay", "0")
+    server.start()
+    try:
+        assert server.proc is not None
+        assert server.pids() == [server.proc.pid]
+        (phone,) = seat_phones(server, ["Astrid"], [])
+        token = phone.token
+        phone.disconnect()
+        server.proc.send_signal(stop_signal)
+        assert server.proc.wait(timeout=15) == 0
+        server.start()
+        again = Phone(server.url, {"token": token}).connect()
+        snapshot = again.latest
+        assert snapshot is not None and snapshot["you"]["seat"] == 0
+        assert snapshot["table"]["seats"][0]["name"] == "Astrid"
+        again.disconnect()
+    finally:
+        server.stop()
