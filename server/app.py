@@ -136,7 +136,8 @@ def create_app(settings: Settings) -> Longhall:
             try:
                 who = table.connect(sid, auth)
             except IllegalAction as err:
-                raise ConnectionRefusedError(err.to_dict()) from None
+                # the message, and the error itself as the client's ``err.data``
+                raise ConnectionRefusedError(err.message, err.to_dict()) from None
             with buckets_lock:
                 buckets[sid] = TokenBucket(settings.rate, settings.burst)
             send(table.welcome(who))

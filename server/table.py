@@ -157,6 +157,7 @@ class Table:
         """Check, apply, store and acknowledge one command; return the acknowledgement."""
         with self.lock:
             kind = payload.get("type") if isinstance(payload, dict) else None
+            connections = dict(self.connections)  # records may move or drop connections
             try:
                 cmd = check_command(payload)
                 repeat = self._repeat(who, cmd)
@@ -167,11 +168,20 @@ class Table:
                     return {"ok": True, "version": self.data.version, "games": self._history()}
                 self._check_version(who, cmd)
                 record, extra = self._prepare(who, cmd)
-                connections = dict(self.connections)  # records may move or drop connections
                 outcome = self._apply(record)
             except IllegalAction as err:
                 log.warning("refused %s from %s: %s", str(kind)[:20], who.key, err.code)
                 return {"ok": False, "error": err.to_dict(), "version": self.data.version}
+            except Exception:
+                # A bug, not a refusal: the command may have changed the table half-way. Nothing
+                # of it was stored, so the store still holds the table as it was: go back to it.
+                log.exception("%s from %s failed; reloading the table", str(kind)[:20], who.key)
+                self.connections = connections
+                self._reload()
+                failed = CommandError(
+                    "server_error", "Something went wrong on the server; nothing changed."
+                )
+                return {"ok": False, "error": failed.to_dict(), "version": self.data.version}
             try:
                 self._persist(record, outcome)
             except Exception:
@@ -318,6 +328,10 @@ class Table:
             record.update(seat=seat)
         elif kind == "handover":
             seat = self._seat_index(cmd["seat"])
+            if seat == data.host:
+                # the host's phone would be sent away before it could show the new seat's QR
+                # code, and nobody would be left to hand it on: the host keeps their seat
+                raise CommandError("cannot_remove_host", "The host keeps their seat.")
             if data.seats[seat].kind == "bot" and data.status != "playing":
                 raise CommandError(
                     "not_a_player", "Remove the bot and let the new player join instead."
@@ -831,9 +845,14 @@ class Table:
         return out
 
     def _after_change(self, messages: list[Outgoing]) -> None:
-        out = [*messages, *self._updates()]
-        if self.publisher is not None:
-            self.publisher(out)
+        """Send the change out. It is stored already: a failure here is logged, and a client
+        that missed an update sees the gap in the numbering and asks for a snapshot."""
+        try:
+            out = [*messages, *self._updates()]
+            if self.publisher is not None:
+                self.publisher(out)
+        except Exception:
+            log.exception("could not send version %d to everyone", self.data.version)
         self.changed.notify_all()
         for listener in list(self.listeners):
             try:

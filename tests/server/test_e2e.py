@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 import requests
+import socketio
 
 from server.games.api import progress_actions
 from server.games.registry import GAMES
@@ -343,3 +344,17 @@ def test_serve_is_one_process_that_stops_cleanly_and_resumes(
         again.disconnect()
     finally:
         server.stop()
+
+
+def test_a_refused_connection_tells_the_phone_why(server: ServerProcess) -> None:
+    """A phone whose seat was taken away while it slept, or that scanned an old table code,
+    gets the error's code as ``connect_error`` data: the page then forgets the token."""
+    for auth, code in (({"token": "x" * 32}, "bad_token"), ({"code": "nope"}, "bad_code")):
+        refused: list[Any] = []
+        sio = socketio.Client(reconnection=False)
+        sio.on("connect_error", refused.append)
+        with pytest.raises(socketio.exceptions.ConnectionError):
+            sio.connect(server.url, auth=auth, transports=["websocket"], wait_timeout=5)
+        # as the browser's Socket.IO client reads it: err.message and err.data
+        assert refused and refused[0]["data"]["code"] == code, refused
+        assert refused[0]["message"] == refused[0]["data"]["message"]

@@ -104,6 +104,17 @@ def test_hand_a_seat_to_a_new_phone(longhall: Longhall) -> None:
     assert new.last()["game"]["private"]["hand"]  # the seat's hand comes along
 
 
+def test_the_host_cannot_hand_over_their_own_seat(longhall: Longhall) -> None:
+    """The host's phone would be sent away before it could show the QR code, leaving a table
+    with nobody who can pause, end or hand on seats."""
+    anna, _, _ = seated(longhall, ["Anna", "Bob", "Cara"])
+    assert anna.send("start")["ok"]
+    version = longhall.table.data.version
+    ack = anna.send("handover", seat=0)
+    assert ack["error"]["code"] == "cannot_remove_host" and ack["version"] == version
+    assert anna.connected and Client(longhall, {"token": anna.token}).connected
+
+
 def test_start_needs_three_to_six_players_and_only_the_host_starts(longhall: Longhall) -> None:
     anna, bob = seated(longhall, ["Anna", "Bob"])
     ack = anna.send("start")

@@ -176,3 +176,29 @@ def test_a_failed_commit_is_rolled_back_and_the_table_goes_on(settings: Settings
         assert again.table.data.seats[1].bot == "random"
     finally:
         again.stop()
+
+
+def test_a_bug_half_way_through_a_command_changes_nothing(settings: Settings, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A command that fails with an unexpected error after the game moved (here: the plan
+    fingerprints) is answered ``server_error`` and the table goes back to what is stored."""
+    from server import fingerprints
+
+    lh = create_app(settings)
+    try:
+        anna, _, _ = seated(lh, ["Anna", "Bob", "Cara"])
+        assert anna.send("start")["ok"]
+        before = lh.table.snapshot()
+        real = fingerprints.update
+
+        def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
+            monkeypatch.setattr(fingerprints, "update", real)
+            raise RuntimeError("a bug")
+
+        monkeypatch.setattr(fingerprints, "update", broken)
+        place = next(a for a in lh.table.state.legal_actions(0) if a["type"] == "place")
+        ack = anna.act(**place)
+        assert ack["error"]["code"] == "server_error" and ack["version"] == before["version"]
+        assert lh.table.snapshot() == before  # in memory: the plan is not half-placed
+        assert anna.act(**place)["ok"]  # and the same move works once the bug is gone
+    finally:
+        lh.stop()
