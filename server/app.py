@@ -8,8 +8,10 @@ simple-websocket (no eventlet: its maintainers deprecated it and it breaks gpioz
 from __future__ import annotations
 
 import gzip
+import json
 import logging
 import mimetypes
+import sys
 import threading
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
@@ -19,10 +21,11 @@ from typing import Any
 from flask import Flask, Response, abort, jsonify, request
 from flask_socketio import SocketIO
 from socketio.exceptions import ConnectionRefusedError
-from socketio.packet import Packet
+from socketio.packet import EVENT, Packet
 
 from .botrunner import BotRunner
 from .config import Settings
+from .connlimit import SPARE_THREADS, ConnectionLimit
 from .games.api import IllegalAction
 from .netinfo import base_url, qr_svg, wifi_qr_text
 from .ratelimit import TokenBucket
@@ -44,11 +47,39 @@ CSP = (
 )
 
 
+# The event a message that is not valid JSON is delivered as, so that it still gets an answer.
+UNREADABLE_EVENT = "longhall:unreadable"
+
+
 class JsonPacket(Packet):  # type: ignore[misc]
-    """Longhall never sends binary data: skip python-socketio's scan of every outgoing payload
-    for bytes, which walks each element of a whole game view (most of an update's cost)."""
+    """Socket.IO packets as plain JSON.
+
+    Longhall never sends binary data: skip python-socketio's scan of every outgoing payload for
+    bytes, which walks each element of a whole game view (most of an update's cost). And an event
+    whose JSON cannot be read (nested thousands deep, a number of thousands of digits) becomes
+    ``UNREADABLE_EVENT``, answered ``malformed``, instead of an error with no answer at all.
+    """
 
     uses_binary_events = False
+
+    def decode(self, encoded_packet: Any) -> int:
+        try:
+            attachments = int(super().decode(encoded_packet))
+        except (ValueError, RecursionError) as err:
+            if self.packet_type != EVENT:
+                raise
+            log.warning("an unreadable event (%s)", type(err).__name__)
+            self.data = [UNREADABLE_EVENT]
+            return 0
+        if self.packet_type == EVENT:
+            data = self.data
+            if not isinstance(data, list) or not data or not isinstance(data[0], str):
+                self.data = [UNREADABLE_EVENT]
+            elif data[0] in ("connect", "disconnect"):
+                # python-socketio would run the connect or disconnect handler for an event of
+                # that name: a client could re-register its own connection. Answer it as unknown.
+                self.data = [f"reserved:{data[0]}"]
+        return attachments
 
 
 def longhall_version() -> str:
@@ -126,6 +157,10 @@ def create_app(settings: Settings) -> Longhall:
 
     table.publisher = send
     register_pages(app, table)
+    # around Flask-SocketIO's middleware: every Socket.IO transport passes through the cap
+    app.wsgi_app = ConnectionLimit(  # type: ignore[method-assign]
+        app.wsgi_app, total=max(1, settings.threads - SPARE_THREADS)
+    )
 
     @socketio.on("connect")
     def on_connect(auth: object = None) -> None:
@@ -162,10 +197,15 @@ def create_app(settings: Settings) -> Longhall:
             return refusal("rate_limited", "Too many commands: slow down.", table.data.version)
         if extra:
             return refusal("malformed", "A command is one JSON object.", table.data.version)
-        if len(repr(payload)) > settings.max_payload:
+        if json_size(payload) > settings.max_payload:
             log.warning("dropped an oversized command from %s", sid)
             return refusal("too_large", "That command is too large.", table.data.version)
         return table.submit(table.identity(sid), payload)
+
+    @socketio.on(UNREADABLE_EVENT)
+    def on_unreadable(*_: object) -> dict[str, Any]:
+        allowed(request.sid)  # type: ignore[attr-defined]
+        return refusal("malformed", "That message is not readable JSON.", table.data.version)
 
     @socketio.on("snapshot")
     def on_snapshot(*_: object) -> dict[str, Any]:
@@ -192,6 +232,14 @@ def create_app(settings: Settings) -> Longhall:
 
     bots = BotRunner(table, settings.bot_delay, settings.auto_next)
     return Longhall(app=app, socketio=socketio, table=table, bots=bots)
+
+
+def json_size(payload: object) -> int:
+    """The size in bytes of a payload as JSON (what the phone sent)."""
+    try:
+        return len(json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode())
+    except (ValueError, TypeError, RecursionError):
+        return sys.maxsize
 
 
 def refusal(code: str, message: str, version: int | None = None) -> dict[str, Any]:

@@ -37,12 +37,19 @@ def seat_phones(server: ServerProcess, names: list[str], bots: list[str]) -> lis
     table_code = lobby.latest["table"]["code"]  # type: ignore[index]
     lobby.disconnect()
     phones = []
+    version = 0
     for name in names:
         phone = Phone(server.url, {"code": table_code}, name=name).connect()
-        assert phone.join(name)["ok"]
+        ack = phone.join(name)
+        assert ack["ok"]
+        version = ack["version"]
         phones.append(phone)
     for kind in bots:
-        assert phones[0].command("add_bot", bot=kind)["ok"]
+        ack = phones[0].command("add_bot", bot=kind)
+        assert ack["ok"]
+        version = ack["version"]
+    for phone in phones:  # everyone has seen the whole lobby before anyone decides anything
+        phone.wait(lambda v: v["version"] >= version)
     return phones
 
 
@@ -271,7 +278,8 @@ def test_a_phone_reconnects_in_every_phase_and_resumes_where_it_was(server: Serv
 
 def test_garbage_over_the_wire_never_hurts_the_server(server: ServerProcess) -> None:
     phones = seat_phones(server, ["Anna", "Bob", "Cara"], [])
-    assert phones[0].command("start")["ok"]
+    started = phones[0].command("start")
+    assert started["ok"], started
     before = server.health()
     rnd = random.Random(4)
     junk: list[Any] = [
@@ -299,12 +307,16 @@ def test_garbage_over_the_wire_never_hurts_the_server(server: ServerProcess) -> 
         event = rnd.choice(
             ["command", "command", "snapshot", "ping", "connect", "disconnect", "x" * 30]
         )
-        try:
-            ack = phone.sio.call(event, payload, timeout=5)
-        except Exception:
-            continue
-        if event == "command" and isinstance(ack, dict):
-            assert ack.get("ok") is False
+        ack = phone.sio.call(event, payload, timeout=5)  # every event gets an answer
+        if event == "command":
+            assert ack["ok"] is False and ack["error"]["code"], ack
+        elif event == "snapshot":
+            assert ack["you"]["seat"] == phones.index(phone)
+        else:
+            assert ack["error"]["code"] in ("unknown_event", "rate_limited"), ack
+    # "connect" and "disconnect" sent as events did not re-run those handlers: still seated
+    for phone in phones:
+        assert phone.sio.call("snapshot", timeout=5)["you"]["seat"] == phones.index(phone)
     # browsers may connect only from pages this server served (same origin, never "*")
     handshake = server.url + "/socket.io/?EIO=4&transport=polling"
     foreign = requests.get(handshake, headers={"Origin": "http://evil.example"}, timeout=5)
@@ -358,3 +370,36 @@ def test_a_refused_connection_tells_the_phone_why(server: ServerProcess) -> None
         # as the browser's Socket.IO client reads it: err.message and err.data
         assert refused and refused[0]["data"]["code"] == code, refused
         assert refused[0]["message"] == refused[0]["data"]["message"]
+
+
+def test_unreadable_json_is_answered_malformed_and_changes_nothing(server: ServerProcess) -> None:
+    """JSON nested thousands deep or a number of thousands of digits cannot be read; the sender
+    still gets an answer (over a raw WebSocket, as any program on the network could send it)."""
+    import simple_websocket
+
+    before = server.health()
+    ws = simple_websocket.Client.connect(
+        server.url.replace("http", "ws") + "/socket.io/?EIO=4&transport=websocket"
+    )
+    try:
+        assert ws.receive(timeout=5).startswith("0")  # Engine.IO open
+        ws.send("40{}")  # Socket.IO connect as the table display
+        answers: dict[str, Any] = {}
+        ws.send('421["command",' + "[" * 5000 + "]" * 5000 + "]")
+        ws.send('422["command",{"type":"start","id":"x","version":' + "9" * 5000 + "}]")
+        ws.send('423["command",{"type":"start"}]')  # a readable one still works afterwards
+        deadline = time.monotonic() + 10
+        while len(answers) < 3 and time.monotonic() < deadline:
+            message = ws.receive(timeout=1)
+            if message == "2":
+                ws.send("3")  # Engine.IO pong
+            elif isinstance(message, str) and message.startswith("43"):
+                ack_id, body = message[2], json.loads(message[3:])
+                answers[ack_id] = body[0]
+    finally:
+        ws.close()
+    assert answers["1"]["error"]["code"] == "malformed"
+    assert answers["2"]["error"]["code"] == "malformed"
+    assert answers["3"]["error"]["code"] == "bad_id"  # read, and refused for what it lacks
+    assert server.health()["table_version"] == before["table_version"]
+    assert "Traceback" not in server.log.read_text()
