@@ -270,8 +270,8 @@ def read_hotspot(path: Path | None) -> dict[str, str] | None:
     values: dict[str, str] = {}
     for line in path.read_text(encoding="utf-8").splitlines():
         key, sep, value = line.partition("=")
-        if sep:
-            values[key.strip()] = value.strip()
+        if sep:  # the value as written: a Wi-Fi name or password may begin or end with a space
+            values[key.strip()] = value.removesuffix("\r")
     if not values.get("ssid"):
         return None
     return {"ssid": values["ssid"], "password": values.get("password", "")}

@@ -379,6 +379,14 @@ class Table:
                     max=self.spec.max_players,
                     seated=n,
                 )
+            waiting = [s for s in data.seats if s.vacant and not s.bot]
+            if waiting:  # a game cannot wait for a phone that is not coming
+                raise CommandError(
+                    "seat_vacant",
+                    f"{waiting[0].name}'s seat has no phone: hand it to a new phone, let a bot"
+                    " play it, or remove it.",
+                    name=waiting[0].name,
+                )
             config = default_config(
                 data.game,
                 n,

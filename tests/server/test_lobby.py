@@ -160,6 +160,22 @@ def test_pause_resume_and_end_then_rematch_keeps_the_seats(longhall: Longhall) -
     assert cara.last()["table"]["game_id"] == 2
 
 
+def test_a_rematch_does_not_wait_for_a_seat_without_a_phone(longhall: Longhall) -> None:
+    anna, _, _, dan = seated(longhall, ["Anna", "Bob", "Cara", "Dan"])
+    assert anna.send("start")["ok"]
+    assert anna.send("kick", seat=3)["ok"]  # during a game the seat stays, vacant
+    assert anna.send("end_game")["ok"]
+    version = longhall.table.data.version
+    refused = anna.send("start")
+    assert refused["error"]["code"] == "seat_vacant" and refused["version"] == version
+    assert refused["error"]["params"] == {"name": "Dan"}
+    assert anna.send("botify", seat=3, bot="greedy")["ok"]  # a bot may play it ...
+    assert anna.send("botify", seat=3, bot="")["ok"]
+    assert anna.send("kick", seat=3)["ok"]  # ... or it goes
+    assert anna.send("start")["ok"]
+    assert [s["name"] for s in anna.last()["table"]["seats"]] == ["Anna", "Bob", "Cara"]
+
+
 def test_the_host_picks_the_game_among_those_with_pages(longhall: Longhall) -> None:
     (anna,) = seated(longhall, ["Anna"])
     assert anna.last()["table"]["games"] == ["eketorp"]
