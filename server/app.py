@@ -99,19 +99,36 @@ class Longhall:
     bots: BotRunner
     hardware: Any = None
     _stopped: bool = field(default=False)
+    _stopping: threading.Event = field(default_factory=threading.Event)
 
     def start_background(self) -> None:
         """Start the bot runner and the buttons and lights (once the table is served)."""
         self.bots.start()
+        if not self.table.settings.public_url:
+            threading.Thread(target=self.watch_address, name="address", daemon=True).start()
         if self.table.settings.gpio != "off":
             from hardware.adapter import start_hardware
 
             self.hardware = start_hardware(self.table, self.table.settings)
 
+    def watch_address(self) -> None:
+        """Follow this machine's address: a Pi whose network came up late, or moved, shows the
+        right join address and QR code without a restart."""
+        table = self.table
+        settings = table.settings
+        while not self._stopping.wait(ADDRESS_CHECK_SECONDS):
+            url = join_url(settings, table.data.code)
+            if url != table.join_url:
+                log.warning("the join address is now %s", url)
+                with table.lock:
+                    table.join_url = url
+                table.refresh()
+
     def stop(self) -> None:
         if self._stopped:
             return
         self._stopped = True
+        self._stopping.set()
         self.bots.stop()
         if self.hardware is not None:
             self.hardware.close()
@@ -124,9 +141,7 @@ def create_app(settings: Settings) -> Longhall:
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
     store = Store(settings.db_path)
     table = Table(store, settings)
-    table.join_url = (
-        f"{base_url(settings.host, settings.port, settings.public_url)}/join/{table.data.code}"
-    )
+    table.join_url = join_url(settings, table.data.code)
     table.hotspot = read_hotspot(settings.hotspot_file)
 
     socketio = SocketIO(
@@ -232,6 +247,13 @@ def create_app(settings: Settings) -> Longhall:
 
     bots = BotRunner(table, settings.bot_delay, settings.auto_next)
     return Longhall(app=app, socketio=socketio, table=table, bots=bots)
+
+
+ADDRESS_CHECK_SECONDS = 15.0
+
+
+def join_url(settings: Settings, code: str) -> str:
+    return f"{base_url(settings.host, settings.port, settings.public_url)}/join/{code}"
 
 
 def json_size(payload: object) -> int:

@@ -101,7 +101,7 @@ function name(seat) {
 function lobbyScreen() {
   const table = msg.table;
   const join = h("div", { class: "join" },
-    h("img", { class: "qr big", src: "/qr/join.svg", alt: t("lobby_table.qr_alt") }),
+    h("img", { class: "qr big", src: "/qr/join.svg?for=" + encodeURIComponent(table.join_url), alt: t("lobby_table.qr_alt") }),
     h("div", {},
       h("h2", {}, t("lobby_table.scan")),
       h("p", { class: "url", id: "join-url" }, table.join_url),

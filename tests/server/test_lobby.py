@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from server.app import Longhall
+import time
+
+from server.app import Longhall, create_app
+from server.config import Settings
+from server.netinfo import qr_svg
 from server.seats import hash_token
 
 from .conftest import Client, seated
@@ -222,3 +226,29 @@ def test_healthz_tells_the_longhall_version(longhall: Longhall) -> None:
     body = longhall.app.test_client().get("/healthz").get_json()
     assert body["status"] == "ok" and body["version"] == longhall_version()
     assert body["phase"] == "lobby" and body["game"] == "eketorp" and body["table_version"] == 0
+
+
+def test_the_join_address_follows_the_machine_s_address(settings: Settings, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A Pi whose network comes up after the server (or that moves) shows the right join
+    address and QR code without a restart."""
+    import server.app as app_module
+
+    address = ["127.0.0.1"]
+    monkeypatch.setattr(app_module, "ADDRESS_CHECK_SECONDS", 0.02)
+    monkeypatch.setattr(app_module, "base_url", lambda *args: f"http://{address[0]}:8000")
+    lh = create_app(settings)
+    try:
+        display = Client(lh)
+        code = lh.table.data.code
+        assert display.last()["table"]["join_url"] == f"http://127.0.0.1:8000/join/{code}"
+        lh.start_background()
+        address[0] = "192.168.1.20"  # the Wi-Fi is up
+        deadline = time.monotonic() + 10
+        while lh.table.join_url.startswith("http://127.") and time.monotonic() < deadline:
+            time.sleep(0.02)
+        display.pump()
+        assert display.last()["table"]["join_url"] == f"http://192.168.1.20:8000/join/{code}"
+        qr = lh.app.test_client().get("/qr/join.svg").get_data(as_text=True)
+        assert qr == qr_svg(f"http://192.168.1.20:8000/join/{code}")
+    finally:
+        lh.stop()
