@@ -87,3 +87,32 @@ def test_the_pages_sha256_and_canonical_json_match_the_server(
         {**reveal, "content": {**plan, "A": 2, "B": 1}},
     )
     assert ok is True and tampered is False
+
+
+def test_a_phone_whose_seat_was_taken_while_it_slept_offers_to_join_again(
+    browser: Any, server: ServerProcess
+) -> None:
+    """The server refuses the stored token with ``bad_token``; the page says why, forgets the
+    token (instead of showing 'offline' for ever) and lets the player join again."""
+    table = browser.new_context().new_page()
+    table.goto(server.url + "/")
+    table.wait_for_selector("#join-url")
+    url = table.inner_text("#join-url")
+    anna = open_phone(browser, url, "Anna", "en")
+    bram = open_phone(browser, url, "Bram", "en")
+    wait_until(anna.page, "document.querySelectorAll('.seat-row').length === 2")
+    context = bram.page.context
+    bram.page.close()  # the phone sleeps ...
+    anna.page.get_by_role("button", name="Send away").last.tap()  # ... and the host removes Bram
+    wait_until(anna.page, "document.querySelectorAll('.seat-row').length === 1")
+    woken = Watched(context.new_page(), "bram again")
+    woken.page.goto(url)
+    woken.page.wait_for_selector("text=This seat is no longer yours")
+    code = url.rsplit("/", 1)[1]
+    assert woken.page.evaluate(f"localStorage.getItem('longhall.token.{code}')") is None
+    woken.page.get_by_role("button", name="Join the table").tap()
+    woken.page.wait_for_selector("#name")
+    woken.page.fill("#name", "Bram")
+    woken.page.tap("#join")
+    wait_until(anna.page, "document.querySelectorAll('.seat-row').length === 2")
+    assert woken.errors == [] and anna.errors == []
