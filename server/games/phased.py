@@ -38,9 +38,10 @@ class Phase(Generic[S]):
     """One step of a game: its rules, who acts, what they may do, what may come next.
 
     ``enter`` runs when the game arrives in the phase; it may resolve automatic steps and return
-    the next phase at once. ``always`` lists actions a seat may send even when the game is not
-    waiting for it (simultaneous phases: un-commit, build). ``table_actions`` are what the table
-    itself may do (the NEXT button, any player, a timer), handled by ``table_handlers``.
+    the next phase at once. ``legal`` lists what a seat may do; it is asked only about seats
+    among ``actors``, unless the phase has ``always``: actions a seat may send even when the game
+    is not waiting for it (simultaneous phases: un-commit, build). ``table_actions`` are what the
+    table itself may do (the NEXT button, any player, a timer), handled by ``table_handlers``.
     """
 
     name: str
@@ -94,7 +95,7 @@ class PhasedState:
         phase = self.PHASES[self.phase]
         if seat is None:
             return [{"type": kind} for kind in phase.table_actions]
-        if not self._is_seat(seat):
+        if type(seat) is not int or not 0 <= seat < self.n:  # not a seat
             return []
         if not phase.always and seat not in phase.actors(self):
             return []
@@ -114,7 +115,7 @@ class PhasedState:
                     "not_table_action", "The table cannot do that now.", action=kind
                 )
         else:
-            if not self._is_seat(seat):
+            if type(seat) is not int or not 0 <= seat < self.n:
                 raise IllegalAction("no_such_seat", "There is no such seat.")
             if kind in phase.table_actions:
                 raise IllegalAction(
@@ -152,9 +153,6 @@ class PhasedState:
         data["e"] = event
         data[self.LOG_ROUND] = self.round
         self.log.append(data)
-
-    def _is_seat(self, seat: object) -> bool:
-        return type(seat) is int and 0 <= seat < self.n
 
     # -- serialisation -------------------------------------------------------------------------
 

@@ -23,13 +23,7 @@ if TYPE_CHECKING:
 def contested_field(st: EketorpState, fld: str) -> bool:
     """A material field with vikings of several players and fewer stones than vikings (R5.3)."""
     occ = st.board[fld]
-    players = 0
-    total = 0
-    for count in occ:
-        if count:
-            players += 1
-            total += count
-    return players >= 2 and total > st.field_stones(fld)
+    return len(occ) - occ.count(0) >= 2 and sum(occ) > sum(st.fields[fld].values())
 
 
 def fight_options(st: EketorpState, seat: int) -> list[Action]:
@@ -43,47 +37,39 @@ def fight_options(st: EketorpState, seat: int) -> list[Action]:
             for other in range(n):
                 if other != seat and occ[other]:
                     out.append({"type": "fight", "field": fld, "opponent": other})
-    for owner in range(n):
-        if owner == seat:
-            continue  # R5.7: the defender never starts a siege
-        for key in R.castle_siege_fields(n, owner):
-            occ = board[key]
-            if not occ[seat]:
-                continue
-            others = [o for o in range(n) if o != seat and occ[o]]
-            if others:  # R5.4: several players on a siege field fight first
-                out.extend({"type": "fight", "field": key, "opponent": o} for o in others)
-            elif key not in st.sieges_done:  # R5.5, R5.14: one siege per siege field
-                out.append({"type": "siege", "field": key})
+    for key in R.enemy_siege_fields(n, seat):  # R5.7: the defender never starts a siege
+        occ = board[key]
+        if not occ[seat]:
+            continue
+        others = [o for o in range(n) if o != seat and occ[o]]
+        if others:  # R5.4: several players on a siege field fight first
+            out.extend({"type": "fight", "field": key, "opponent": o} for o in others)
+        elif key not in st.sieges_done:  # R5.5, R5.14: one siege per siege field
+            out.append({"type": "siege", "field": key})
     return out
 
 
 # -- pick -----------------------------------------------------------------------------------------
 
 
-def has_fight(st: EketorpState, seat: int, contested: list[str]) -> bool:
+def has_fight(st: EketorpState, seat: int) -> bool:
     """Whether ``seat`` has a fight or siege to pick (the cheap form of ``fight_options``)."""
     board = st.board
-    for fld in contested:
-        if board[fld][seat]:
+    for fld in R.FIELDS:
+        if board[fld][seat] and contested_field(st, fld):
             return True
-    n = st.n
-    for owner in range(n):
-        if owner == seat:
-            continue
-        for key in R.castle_siege_fields(n, owner):
-            occ = board[key]
-            if occ[seat] and (key not in st.sieges_done or sum(occ) > occ[seat]):
-                return True
+    for key in R.enemy_siege_fields(st.n, seat):
+        occ = board[key]
+        if occ[seat] and (key not in st.sieges_done or sum(occ) > occ[seat]):
+            return True
     return False
 
 
 def enter_pick(st: EketorpState) -> str | None:
     """Find the next player clockwise with a fight to pick; skip those without (R5.6)."""
     st.fight = None
-    contested = [fld for fld in R.FIELDS if contested_field(st, fld)]
     for seat in st.clockwise(st.turn):
-        if has_fight(st, seat, contested):
+        if has_fight(st, seat):
             st.turn = seat
             return None
     return "sharing"
@@ -94,16 +80,17 @@ def actors_pick(st: EketorpState) -> list[int]:
 
 
 def legal_pick(st: EketorpState, seat: int) -> list[Action]:
-    return fight_options(st, seat) if seat == st.turn else []
+    return fight_options(st, seat)
 
 
 def start_fight(st: EketorpState, seat: Seat, action: Action) -> None:
     """Name a field, your viking and an opposing viking there (R5.6)."""
     assert seat is not None
     fld, other = action["field"], action["opponent"]
-    siege = R.parse_siege(fld)
-    if fld not in R.FIELDS and (siege is None or siege[0] >= st.n):
-        raise IllegalAction("unknown_field", f"There is no field {fld!r}.", field=fld)
+    if fld not in R.FIELDS:
+        siege = R.parse_siege(fld)
+        if siege is None or siege[0] >= st.n:
+            raise IllegalAction("unknown_field", f"There is no field {fld!r}.", field=fld)
     occ = st.board[fld]
     if not occ[seat]:
         raise IllegalAction("no_viking_there", "You have no viking there.", field=fld)
@@ -137,7 +124,7 @@ def start_siege(st: EketorpState, seat: Seat, action: Action) -> None:
     occ = st.board[fld]
     if not occ[seat]:
         raise IllegalAction("no_viking_there", "You have no viking there.", field=fld)
-    if any(occ[o] for o in range(st.n) if o != seat):
+    if sum(occ) > occ[seat]:
         raise IllegalAction(
             "siege_contested",
             "Other vikings stand on that siege field: fight them first (R5.4).",
@@ -199,8 +186,6 @@ def actors_swap(st: EketorpState) -> list[int]:
 
 
 def legal_swap(st: EketorpState, seat: int) -> list[Action]:
-    if seat != _swapper(st):
-        return []
     return [{"type": "swap"}, {"type": "keep"}]
 
 
@@ -241,16 +226,19 @@ def enter_choose(st: EketorpState) -> str | None:
 
 
 def actors_choose(st: EketorpState) -> list[int]:
+    """The fighters who have not chosen their card yet."""
     fight = st.fight
     assert fight is not None
-    return [
-        s for s, card in zip((fight["a"], fight["b"]), fight["played"], strict=True) if card is None
-    ]
+    card_a, card_b = fight["played"]
+    seats = []
+    if card_a is None:
+        seats.append(fight["a"])
+    if card_b is None:
+        seats.append(fight["b"])
+    return seats
 
 
 def legal_choose(st: EketorpState, seat: int) -> list[Action]:
-    if seat not in actors_choose(st):
-        return []
     return [{"type": "play", "card": v} for v in sorted(set(st.hands[seat]))]
 
 
@@ -383,9 +371,22 @@ def loot_options(st: EketorpState) -> list[Action]:
     return out
 
 
+def can_loot(st: EketorpState) -> bool:
+    """Whether a stone on top of a touching site is within the damage (the cheap form of
+    ``loot_options``: with one stone that fits there is something to take)."""
+    fight, last = st.fight, st.last_fight
+    assert fight is not None and last is not None
+    castle = st.castles[fight["b"]]
+    for site in loot_sites(st):
+        stack = castle[site - 1]
+        if stack and R.VALUE[stack[-1]] <= last["damage"]:
+            return True
+    return False
+
+
 def enter_loot(st: EketorpState) -> str | None:
     """Let a winning besieger loot, unless nothing can be taken within the damage."""
-    if loot_options(st):
+    if can_loot(st):
         return None
     return _after_loot(st, [], None)
 
@@ -396,9 +397,6 @@ def actors_loot(st: EketorpState) -> list[int]:
 
 
 def legal_loot(st: EketorpState, seat: int) -> list[Action]:
-    assert st.fight is not None
-    if seat != st.fight["a"]:
-        return []
     return [*loot_options(st), {"type": "skip_loot"}]
 
 

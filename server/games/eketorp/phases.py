@@ -45,9 +45,7 @@ _PHASE_LIST = [
         follows=("planning",),
         enter=materials.enter_materials,
         actors=_physical_start,
-        legal=lambda st, seat: (
-            materials.legal_materials(st, seat) if seat in _physical_start(st) else []
-        ),
+        legal=materials.legal_materials,
         handlers={
             "card_add": materials.card_add,
             "card_remove": materials.card_remove,

@@ -38,7 +38,7 @@ def enter_planning(st: EketorpState) -> str | None:
 
 
 def actors_planning(st: EketorpState) -> list[int]:
-    return [seat for seat in range(st.n) if not st.committed[seat]]
+    return [seat for seat, committed in enumerate(st.committed) if not committed]
 
 
 def legal_planning(st: EketorpState, seat: int) -> list[Action]:
@@ -48,15 +48,10 @@ def legal_planning(st: EketorpState, seat: int) -> list[Action]:
     acts: list[Action] = []
     free = st.home[seat] - planned(st, seat)
     dests = destinations(st, seat)
-    if free > 0:
-        for dest in dests:
-            if dest in plan and dest[0] == "s":
-                continue  # R3.1: at most one viking of a player per siege field
-            acts.append({"type": "place", "to": dest})
+    if free > 0:  # R3.1: at most one viking of a player per siege field
+        acts = [{"type": "place", "to": d} for d in dests if not (d in plan and d[0] == "s")]
     if plan:
-        for dest in dests:
-            if dest in plan:
-                acts.append({"type": "unplace", "from": dest, "undo": True})
+        acts += [{"type": "unplace", "from": d, "undo": True} for d in dests if d in plan]
     if free == 0:
         acts.append({"type": "commit"})
     return acts
@@ -151,7 +146,8 @@ def reveal(st: EketorpState, seat: Seat, action: Action) -> None:
     """Reveal every plan at once and move the vikings onto the board (R4.1)."""
     revealed: dict[str, dict[str, int]] = {}
     for s in range(st.n):
-        plan = {d: st.plans[s][d] for d in destinations(st, s) if st.plans[s].get(d)}
+        drafted = st.plans[s]
+        plan = {d: drafted[d] for d in destinations(st, s) if drafted.get(d)}
         revealed[str(s)] = plan
         for dest, count in plan.items():
             key = R.castle_field(s) if dest == "castle" else dest

@@ -6,7 +6,7 @@ Rule IDs refer to ``docs/rules/eketorp.md`` (a copy of the shared rules digest w
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from ..api import IllegalAction
@@ -62,6 +62,7 @@ def castle_field(owner: int) -> str:
     return f"castle:{owner}"
 
 
+@lru_cache(maxsize=256)  # the same few ids again and again; bounded against junk input
 def parse_siege(dest: str) -> tuple[int, str] | None:
     """Return (owner, side) for a siege field id, or None."""
     parts = dest.split(":")
@@ -85,12 +86,15 @@ def castle_siege_fields(players: int, owner: int) -> tuple[str, str, str]:
 
 
 @cache
+def enemy_siege_fields(players: int, seat: int) -> tuple[str, ...]:
+    """Return the siege fields of every castle but ``seat``'s own, in board order."""
+    return tuple(f for f in siege_fields(players) if not f.startswith(f"siege:{seat}:"))
+
+
+@cache
 def destinations(players: int, seat: int) -> tuple[str, ...]:
     """Return where ``seat`` may send vikings, in the planning board's order (R3.1)."""
-    sieges = [
-        f for owner in range(players) if owner != seat for f in castle_siege_fields(players, owner)
-    ]
-    return (*FIELDS, *sieges, "castle")
+    return (*FIELDS, *enemy_siege_fields(players, seat), "castle")
 
 
 def board_keys(players: int) -> list[str]:

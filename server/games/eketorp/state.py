@@ -138,8 +138,8 @@ class EketorpState(PhasedState):
 
     def clockwise(self, first: int) -> list[int]:
         """Return the seats in clockwise order starting at ``first``."""
-        n = self.n
-        return [(first + k) % n for k in range(n)]
+        first %= self.n
+        return [*range(first, self.n), *range(first)]
 
     def field_stones(self, field: str) -> int:
         return sum(self.fields[field].values())
@@ -158,7 +158,7 @@ class EketorpState(PhasedState):
 
     def castle_stones(self, seat: int) -> int:
         """Return the number of stones built in ``seat``'s castle (not those kept beside it)."""
-        return sum(len(stack) for stack in self.castles[seat])
+        return sum(map(len, self.castles[seat]))
 
 
 def new_game(config: Mapping[str, Any], seed: int) -> EketorpState:
