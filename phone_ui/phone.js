@@ -3,8 +3,8 @@
 // latest snapshot or update, so a reconnect redraws it exactly.
 
 import {
-  FIELDS, SIDES, SIDE_SITES, STONES, STONE_VALUE, clear, connectTable, errorText, h, icon,
-  languageSwitch, loadLanguage, logLine, pickLanguage, placeName, seatBadge, stoneChip,
+  FIELDS, LANGUAGES, LANGUAGE_NAMES, SIDES, SIDE_SITES, STONES, STONE_VALUE, clear, connectTable,
+  errorText, h, icon, languageSwitch, loadLanguage, logLine, pickLanguage, placeName, seatBadge, stoneChip,
   stoneCounts, t,
 } from "/static/common.js";
 
@@ -375,6 +375,7 @@ function lobbyScreen() {
           class: table.options.deck === deck ? "chosen" : "", disabled: ui.pending,
           onclick: () => send("set_options", { deck }) }, t(`host.deck_${deck}`)))),
       h("p", { class: "muted small-text" }, t(`host.deck_${table.options.deck}_help`)),
+      ...tableLanguage(),
       h("button", { class: "primary wide", id: "start", disabled: !ready || ui.pending, onclick: () => send("start") },
         table.status === "over" ? t("host.rematch") : t("host.start")),
       ready ? null : h("p", { class: "muted" }, t("host.need_players", { min: table.min_players, max: table.max_players }))));
@@ -857,6 +858,17 @@ function scoreLines(score) {
     h("li", { class: "total" }, `${t("score.total")}: ${score.total}`));
 }
 
+/** The host picks the table display's language (it has no keyboard or mouse of its own). */
+function tableLanguage() {
+  const current = msg.table.language || "";
+  const choice = (lang, label) => h("button", {
+    class: current === lang ? "chosen" : "", disabled: ui.pending, "data-table-lang": lang || "auto",
+    onclick: () => send("set_language", { lang }) }, label);
+  return [h("p", { class: "label" }, t("host.table_language")),
+    h("div", { class: "button-row" }, choice("", t("host.table_language_auto")),
+      LANGUAGES.map((lang) => choice(lang, LANGUAGE_NAMES[lang])))];
+}
+
 function hostSheet() {
   const table = msg.table;
   const parts = [h("h2", {}, t("host.title")),
@@ -866,7 +878,8 @@ function hostSheet() {
         : h("button", { disabled: ui.pending, onclick: () => send("pause") }, t("host.pause")),
       ui.confirmEnd
         ? h("button", { class: "danger", disabled: ui.pending, onclick: () => { ui.confirmEnd = false; ui.sheet = null; send("end_game"); } }, t("host.end_confirm"))
-        : h("button", { class: "danger", onclick: () => { ui.confirmEnd = true; render(); } }, t("host.end")))];
+        : h("button", { class: "danger", onclick: () => { ui.confirmEnd = true; render(); } }, t("host.end"))),
+    ...tableLanguage()];
   const rows = h("ul", { class: "seats" });
   table.seats.forEach((s, i) => {
     if (i === me()) return;

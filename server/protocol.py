@@ -17,6 +17,7 @@ CommandError = IllegalAction
 
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_.:-]{8,64}$")
 MAX_NAME = 24
+LANGUAGES = ("en", "nl", "fr", "de")  # the languages of the pages' catalogs
 
 # type -> {field: type}; every command also carries "type", "id" and "version".
 COMMANDS: dict[str, dict[str, type]] = {
@@ -31,6 +32,7 @@ COMMANDS: dict[str, dict[str, type]] = {
     "set_start_player": {"seat": int},
     "set_options": {"deck": str},
     "set_game": {"game": str},
+    "set_language": {"lang": str},
     "start": {},
     "pause": {},
     "resume": {},
@@ -53,6 +55,7 @@ HOST_ONLY = frozenset(
         "set_start_player",
         "set_options",
         "set_game",
+        "set_language",
         "start",
         "pause",
         "resume",

@@ -28,7 +28,7 @@ from .gamedata import default_config
 from .games.api import GameSpec, IllegalAction
 from .games.registry import GAMES
 from .netinfo import qr_svg
-from .protocol import HOST_ONLY, CommandError, check_command, clean_name
+from .protocol import HOST_ONLY, LANGUAGES, CommandError, check_command, clean_name
 from .seats import BOT_KINDS, COLOURS, Seat, hash_token, new_token
 from .store import Store
 
@@ -40,7 +40,9 @@ REVEALS_KEPT = 12
 JOIN_ACK_SECONDS = 600.0
 # Commands that cannot hit the wrong target, whatever changed since the sender looked: another
 # player sitting down does not make the host's "add a bot" stale.
-CONTEXT_FREE = frozenset({"join", "add_bot", "set_options", "pause", "resume", "end_game"})
+CONTEXT_FREE = frozenset(
+    {"join", "add_bot", "set_options", "set_language", "pause", "resume", "end_game"}
+)
 # What the host may do for a seat whose phone is gone or that a bot plays (D9; physical deck).
 PROXY_ACTIONS = frozenset({"auto_build", "card_add", "card_remove", "card_done"})
 
@@ -92,6 +94,7 @@ class Snapshot:
     digests: dict[str, str] = field(default_factory=dict)
     contexts: dict[str, int] = field(default_factory=dict)
     last_result: dict[str, Any] | None = None
+    language: str | None = None  # the table display's language, chosen by the host
 
 
 class Table:
@@ -367,6 +370,15 @@ class Table:
             if cmd["deck"] not in ("house", "physical"):
                 raise CommandError("bad_option", "The material deck is 'house' or 'physical'.")
             record.update(options={"deck": cmd["deck"]})
+        elif kind == "set_language":
+            if cmd["lang"] not in (*LANGUAGES, ""):
+                raise CommandError(
+                    "bad_language",
+                    "The table display speaks English (en), Dutch (nl), French (fr) or German"
+                    " (de).",
+                    lang=cmd["lang"][:8],
+                )
+            record.update(lang=cmd["lang"] or None)
         elif kind == "start":
             self._require_lobby()
             n = len(data.seats)
@@ -492,6 +504,8 @@ class Table:
             self.state = None  # the last game's board belongs to the other game
         elif kind == "set_options":
             data.options = dict(record["options"])
+        elif kind == "set_language":
+            data.language = record["lang"]
         elif kind == "start":
             outcome.update(self._start(record))
         elif kind == "pause":
@@ -715,6 +729,7 @@ class Table:
             "result": data.last_result,
             "hardware": dict(self.hardware),
             "hotspot": self.hotspot,
+            "language": data.language,
         }
 
     def game_view(self, seat: int | None) -> Any:

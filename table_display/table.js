@@ -4,9 +4,9 @@
 
 import {
   FIELDS, SIDES, SIDE_SITES, STATIONS, STONES, clear, connectTable, errorText, h, icon, languageSwitch,
-  loadLanguage, logLine, pickLanguage, placeName, seatBadge, stoneChip, stoneCounts, t,
+  chosenHere, loadLanguage, logLine, pickLanguage, placeName, seatBadge, stoneChip, stoneCounts, t,
 } from "/static/common.js";
-import { verifyReveal } from "/static/sha256.js";
+import { canonical, verifyReveal } from "/static/sha256.js";
 
 const app = document.getElementById("app");
 let msg = null;
@@ -30,12 +30,22 @@ function checkFingerprints() {
 
 /** The check mark for a revealed choice of ``seat`` equal to ``content``, if it was fingerprinted. */
 function fingerprintMark(seat, content) {
-  const text = JSON.stringify(content);
-  const reveal = [...msg.table.reveals].reverse().find((r) => r.seat === seat && JSON.stringify(r.content) === text);
+  const text = canonical(content); // key order may differ between the view and the reveal
+  const reveal = [...msg.table.reveals].reverse().find((r) => r.seat === seat && canonical(r.content) === text);
   if (!reveal) return null;
   return checked[reveal.salt]
     ? h("span", { class: "check ok", title: t("table.fingerprint_ok") }, "✓ ", reveal.hash.slice(0, 8))
     : h("span", { class: "check bad" }, "✗ ", t("table.fingerprint_bad"));
+}
+
+/** The language the host chose for the table display, unless this screen chose its own. */
+async function followHost() {
+  if (!msg || chosenHere()) return;
+  const wanted = msg.table.language || pickLanguage();
+  if (wanted !== document.documentElement.lang) {
+    await loadLanguage(wanted);
+    render();
+  }
 }
 
 async function boot() {
@@ -44,6 +54,7 @@ async function boot() {
     state(message) {
       msg = message;
       render();
+      followHost();
     },
     notice(notice) {
       toast = errorText(notice);
@@ -313,8 +324,9 @@ function lastFightPanel(last) {
 }
 
 function revealPanel(pub) {
-  return h("details", { class: "revealed", open: pub.phase === "pick" },
-    h("summary", {}, t("table.move_vikings")),
+  // always open: the table display has no mouse to open anything with
+  return h("section", { class: "revealed" },
+    h("h3", {}, t("table.move_vikings")),
     h("ul", {}, Object.entries(pub.revealed).map(([seat, plan]) =>
       h("li", {}, h("strong", {}, name(Number(seat))), ": ",
         Object.entries(plan).map(([dest, n]) => `${placeName(dest === "castle" ? `castle:${seat}` : dest, seats())} ×${n}`).join(", ") || t("table.nothing_planned"),

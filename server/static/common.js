@@ -96,7 +96,13 @@ export function languageSwitch(onChange) {
   return select;
 }
 
-const LANGUAGE_NAMES = { en: "English", nl: "Nederlands", fr: "Français", de: "Deutsch" };
+export const LANGUAGE_NAMES = { en: "English", nl: "Nederlands", fr: "Français", de: "Deutsch" };
+
+/** Whether this screen's language was chosen on it (the switch, or ?lang= in the address). */
+export function chosenHere() {
+  return LANGUAGES.includes(new URLSearchParams(location.search).get("lang"))
+    || LANGUAGES.includes(localStorage.getItem(LANG_KEY));
+}
 
 // -- DOM helpers ---------------------------------------------------------------------------------
 

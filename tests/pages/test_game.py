@@ -130,6 +130,11 @@ def test_a_whole_game_through_the_pages(browser: Any, server: ServerProcess) -> 
             moved = tap_something(phone, rnd) or moved
         for page in [table, *phones]:
             assert "⟦" not in page.text(), f"a missing translation on {page.name}"
+        unmarked = table.page.evaluate(
+            "[...document.querySelectorAll('.revealed li')]"
+            ".filter(li => !li.querySelector('.check')).length"
+        )
+        assert unmarked == 0, "a revealed plan without its fingerprint check"
         table.checked_ok += len(table.page.query_selector_all(".check.ok"))
         table.checked_bad += len(table.page.query_selector_all(".check.bad"))
         if not moved:

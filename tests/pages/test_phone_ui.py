@@ -116,3 +116,20 @@ def test_a_phone_whose_seat_was_taken_while_it_slept_offers_to_join_again(
     woken.page.tap("#join")
     wait_until(anna.page, "document.querySelectorAll('.seat-row').length === 2")
     assert woken.errors == [] and anna.errors == []
+
+
+def test_the_host_sets_the_table_display_s_language_from_the_phone(
+    browser: Any, server: ServerProcess
+) -> None:
+    table = Watched(browser.new_context(locale="en").new_page(), "table")
+    table.page.goto(server.url + "/")
+    table.page.wait_for_selector("#join-url")
+    anna = open_phone(browser, table.page.inner_text("#join-url"), "Anna", "en")
+    anna.page.tap("[data-table-lang=nl]")
+    wait_until(table.page, "document.documentElement.lang === 'nl'")
+    assert "Scan met je telefoon om mee te spelen" in table.text() and "⟦" not in table.text()
+    assert anna.page.evaluate("document.documentElement.lang") == "en"  # the phone keeps its own
+    anna.page.tap("[data-table-lang=auto]")  # back to the table browser's language
+    wait_until(table.page, "document.documentElement.lang === 'en'")
+    assert "Scan to join with your phone" in table.text()
+    assert table.errors == [] and anna.errors == []

@@ -252,3 +252,28 @@ def test_the_join_address_follows_the_machine_s_address(settings: Settings, monk
         assert qr == qr_svg(f"http://192.168.1.20:8000/join/{code}")
     finally:
         lh.stop()
+
+
+def test_the_host_picks_the_table_display_s_language(settings: Settings) -> None:
+    """The table display has no keyboard or mouse: its language comes from the host's phone."""
+    lh = create_app(settings)
+    try:
+        anna, bob = seated(lh, ["Anna", "Bob"])
+        display = Client(lh)
+        assert display.last()["table"]["language"] is None  # its browser's, until chosen
+        assert anna.send("set_language", lang="nl")["ok"]
+        assert display.last()["table"]["language"] == "nl"
+        assert bob.send("set_language", lang="fr")["error"]["code"] == "host_only"
+        refused = anna.send("set_language", lang="xx")
+        assert refused["error"]["code"] == "bad_language"
+        assert display.last()["table"]["language"] == "nl"
+    finally:
+        lh.stop()
+    again = create_app(settings)  # it is kept with the table
+    try:
+        assert again.table.public_table()["language"] == "nl"
+        host = Client(again, {"token": anna.token})
+        assert host.send("set_language", lang="")["ok"]
+        assert again.table.public_table()["language"] is None
+    finally:
+        again.stop()
