@@ -35,6 +35,7 @@ log = logging.getLogger("longhall.hardware")
 # Refusals the table already explains on every screen by itself.
 EXPLAINED = frozenset({"next_too_early", "next_not_ready", "paused"})
 STOP = "stop"
+PROBE_SECONDS = 5.0  # how often the buttons' pins are read to notice a GPIO chip that went away
 
 
 class Hardware:
@@ -58,6 +59,7 @@ class Hardware:
         self._failed = False
         self._closed = False
         self._seen: dict[str, Any] | None = None
+        self._next_probe = clock() + PROBE_SECONDS
         self._beeper = Beeper()
         self._shown: dict[str, object] = {}
         self.worker = threading.Thread(target=self._run, name="longhall-hardware", daemon=True)
@@ -152,7 +154,7 @@ class Hardware:
         wired = list(self.signals.seats[: len(parts.seats)])
         if parts.phase is not None:
             wired.append(self.signals.indicator)
-        edges = [next_edge(wired, now), self._beeper.next_edge(now)]
+        edges = [next_edge(wired, now), self._beeper.next_edge(now), self._next_probe]
         upcoming = [t for t in edges if t is not None]
         return max(0.0, min(upcoming) - now) if upcoming else None
 
@@ -181,9 +183,18 @@ class Hardware:
     def _render(self) -> None:
         """Set every output to what it should show now; touch a pin only when it changes."""
         parts = self.parts
-        if parts is None or self._failed or self.signals is None:
+        if parts is None or self._failed:
             return
         now = self.clock()
+        if now >= self._next_probe:
+            self._next_probe = now + PROBE_SECONDS
+            try:
+                parts.probe()
+            except Exception as err:
+                self._fail(err)
+                return
+        if self.signals is None:
+            return
         off = (0, 0, 0)
         colour = COLOURS[self.signals.phase] if lit(self.signals.indicator, now) else off
         sounding = self._beeper.sounding(now)

@@ -80,6 +80,13 @@ class Parts:
         if self.buzzer is not None:
             self.buzzer.value = on
 
+    def probe(self) -> None:
+        """Read the buttons' pins: a chip that went away fails here. (The lights fail by
+        themselves when written; with buttons only, nothing else would notice.)"""
+        for button in (self.next, self.host):
+            if button is not None:
+                button.value  # noqa: B018  # the read is the point
+
     def stop_presses(self) -> None:
         """Forget the buttons' callbacks (before closing, or when GPIO failed)."""
         for button in (self.next, self.host):

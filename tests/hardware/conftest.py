@@ -49,6 +49,11 @@ class FlakyPin(MockPin):
             raise OSError(errno.ENODEV, "No such device")
         super()._set_state(value)
 
+    def _get_state(self) -> float:
+        if self.broken:
+            raise OSError(errno.ENODEV, "No such device")
+        return float(super()._get_state())
+
 
 class Clock:
     """The adapter's clock, moved only by the test."""

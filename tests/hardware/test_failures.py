@@ -8,7 +8,7 @@ from pathlib import Path
 from gpiozero import Factory
 from gpiozero.pins.mock import MockFactory
 
-from hardware.adapter import start_hardware
+from hardware.adapter import PROBE_SECONDS, start_hardware
 from hardware.gpio import find_gpio
 from server.app import create_app
 from server.config import Settings
@@ -140,3 +140,23 @@ def test_this_machine_has_no_gpio_and_auto_finds_none_without_warnings() -> None
         assert type(factory).__name__ in ("LGPIOFactory", "RPiGPIOFactory")
         return
     assert [w.split(":")[0] for w in why] == ["lgpio", "RPi.GPIO"]
+
+
+def test_buttons_alone_notice_a_chip_that_went_away(
+    make_rig: Callable[..., Rig], tmp_path: Path
+) -> None:
+    """With no lights, nothing is ever written; the buttons' pins are read now and then."""
+    pin_map = tmp_path / "pins.toml"
+    pin_map.write_text('[buttons]\nnext = "GPIO17"\nhost = "GPIO27"\n')
+    rig = make_rig(gpio_config=pin_map)
+    seated(rig.lh, ["Anna", "Bob", "Cara"])
+    rig.at(1.0)
+    assert rig.hw.status["status"] != "failed"
+    pin = rig.pins.pin(NEXT)
+    assert isinstance(pin, FlakyPin)
+    pin.broken = True  # the chip is gone
+    rig.at(PROBE_SECONDS + 1.5)
+    assert rig.table.hardware["status"] == "failed"
+    assert "No such device" in rig.table.hardware["message"]
+    assert rig.display.last()["table"]["hardware"]["status"] == "failed"
+    assert rig.notices()[-1]["code"] == "hardware_failed"
