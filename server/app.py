@@ -226,7 +226,7 @@ def create_app(settings: Settings) -> Longhall:
     def on_snapshot(*_: object) -> dict[str, Any]:
         sid = request.sid  # type: ignore[attr-defined]
         if not allowed(sid):
-            return refusal("rate_limited", "Too many requests: slow down.")
+            return refusal("rate_limited", "Too many requests: slow down.", table.data.version)
         return table.snapshot_for(sid)
 
     @socketio.on("*")

@@ -57,7 +57,9 @@ class Identity:
 
     @property
     def key(self) -> str:
-        return f"seat:{self.seat}" if self.kind in ("seat", "bot") else self.kind
+        """Whose command ids these are: a seat's phone and the bot standing in for it each
+        have their own, so a long stand-in cannot push the phone's ids out."""
+        return f"{self.kind}:{self.seat}" if self.kind in ("seat", "bot") else self.kind
 
 
 @dataclass
@@ -163,10 +165,14 @@ class Table:
             connections = dict(self.connections)  # records may move or drop connections
             try:
                 cmd = check_command(payload)
+                if cmd["type"] == "join":  # a guest's join is answered again, token and all
+                    repeat = self._repeat_join(who, cmd)
+                    if repeat is not None:
+                        return repeat
+                self._authorize(who, cmd)
                 repeat = self._repeat(who, cmd)
                 if repeat is not None:
                     return repeat
-                self._authorize(who, cmd)
                 if cmd["type"] == "history":
                     return {"ok": True, "version": self.data.version, "games": self._history()}
                 self._check_version(who, cmd)
@@ -211,18 +217,28 @@ class Table:
                 game.pop("seed", None)
         return games
 
+    def _repeat_join(self, who: Identity, cmd: dict[str, Any]) -> dict[str, Any] | None:
+        now = time.monotonic()
+        for cid, (at, _) in list(self._join_acks.items()):
+            if now - at > JOIN_ACK_SECONDS:
+                del self._join_acks[cid]
+        # only to the connection that asked: the answer holds the new seat's token
+        hit = self._join_acks.get(f"{who.sid}/{cmd['id']}")
+        return None if hit is None else hit[1]
+
     def _repeat(self, who: Identity, cmd: dict[str, Any]) -> dict[str, Any] | None:
-        """The first answer to a command id seen before from the same sender."""
+        """The answer to a command id this sender had accepted before (not applied again)."""
         if cmd["type"] == "join":
-            now = time.monotonic()
-            for cid, (at, _) in list(self._join_acks.items()):
-                if now - at > JOIN_ACK_SECONDS:
-                    del self._join_acks[cid]
-            # only to the connection that asked: the answer holds the new seat's token
-            hit = self._join_acks.get(f"{who.sid}/{cmd['id']}")
-            return None if hit is None else hit[1]
-        seen = self.data.seen.get(who.key, {})
-        return seen.get(cmd["id"])
+            return None  # answered by _repeat_join; a guest's ids are not kept
+        first = self.data.seen.get(who.key, {}).get(cmd["id"])
+        if first is None:
+            return None
+        what = _digest({k: v for k, v in cmd.items() if k not in ("id", "version")})
+        if first.get("what", what) != what:
+            raise CommandError(
+                "id_reused", "That command id was already used for another command."
+            )
+        return {k: v for k, v in first.items() if k != "what"}
 
     def _authorize(self, who: Identity, cmd: dict[str, Any]) -> None:
         kind = cmd["type"]
@@ -288,7 +304,12 @@ class Table:
 
     def _prepare(self, who: Identity, cmd: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
         kind = cmd["type"]
-        record: dict[str, Any] = {"kind": kind, "id": cmd["id"], "who": who.key}
+        record: dict[str, Any] = {
+            "kind": kind,
+            "id": cmd["id"],
+            "who": who.key,
+            "what": _digest({k: v for k, v in cmd.items() if k not in ("id", "version")}),
+        }
         extra: dict[str, Any] = {}
         data = self.data
         if kind == "join":
@@ -306,7 +327,11 @@ class Table:
         elif kind == "profile":
             self._require_lobby()
             assert who.seat is not None
-            colour = self._free_colour(cmd["colour"], mine=who.seat)
+            colour = (  # "" keeps the colour the seat has
+                self._free_colour(cmd["colour"], mine=who.seat)
+                if cmd["colour"]
+                else data.seats[who.seat].colour
+            )
             record.update(seat=who.seat, name=clean_name(cmd["name"]), colour=colour)
         elif kind == "add_bot":
             self._require_lobby()
@@ -519,14 +544,13 @@ class Table:
         else:
             raise RuntimeError(f"unknown record {kind!r}")
         data.version += 1
-        data.seen.setdefault(record["who"], {})[record["id"]] = {
-            "ok": True,
-            "version": data.version,
-            "repeat": True,
-        }
-        seen = data.seen[record["who"]]
-        while len(seen) > SEEN_PER_IDENTITY:
-            seen.pop(next(iter(seen)))
+        if record["who"] not in ("guest", "public"):  # a guest's join has its own repeat
+            seen = data.seen.setdefault(record["who"], {})
+            seen[record["id"]] = {"ok": True, "version": data.version, "repeat": True}
+            if "what" in record:  # what the command said, to tell a retry from a reused id
+                seen[record["id"]]["what"] = record["what"]
+            while len(seen) > SEEN_PER_IDENTITY:
+                seen.pop(next(iter(seen)))
         self._update_contexts()
         return outcome
 
@@ -633,11 +657,12 @@ class Table:
                     out.append(Outgoing("join", sid, payload=f"seat:{seat}"))
         seen = {}
         for key, ids in self.data.seen.items():
-            if key.startswith("seat:"):
-                old = int(key.split(":")[1])
+            kind, _, number = key.partition(":")
+            if kind in ("seat", "bot"):
+                old = int(number)
                 if old == skip:
                     continue
-                key = f"seat:{new_index(old)}"
+                key = f"{kind}:{new_index(old)}"
             seen[key] = ids
         self.data.seen = seen
         return out
@@ -769,6 +794,7 @@ class Table:
             "seats": [s.public() for s in data.seats],
             "start": data.start_player,
             "options": data.options,
+            "game": data.game,
         }
         digests = {"lobby": _digest(lobby)}
         if self.state is not None and data.status == "playing":

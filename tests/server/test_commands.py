@@ -6,6 +6,7 @@ import json
 
 from server import fingerprints
 from server.app import Longhall
+from server.table import Identity
 
 from .conftest import Client, seated
 
@@ -48,6 +49,25 @@ def test_a_repeated_id_is_not_applied_twice(longhall: Longhall) -> None:
     )
     assert first["ok"] and again["ok"] and again["version"] == first["version"]
     assert longhall.table.state.plans[0] == {"B": 1}
+    # the same id for another command is a client's mistake, not a repeat
+    other = anna.send("act", cid="retry-after-lost-ack", action={"type": "place", "to": "C"})
+    assert other["error"]["code"] == "id_reused"
+    before = longhall.table.snapshot()
+    assert anna.send("pause", cid="retry-after-lost-ack")["error"]["code"] == "id_reused"
+    assert longhall.table.snapshot() == before
+
+
+def test_ids_are_kept_per_sender(longhall: Longhall, guest) -> None:  # type: ignore[no-untyped-def]
+    """A guest cannot pass a command off as a repeat of another phone's join, and a phone's
+    ids are its own, apart from the bot that may stand in for it."""
+    (anna,) = seated(longhall, ["Anna"])
+    stranger = guest()
+    joined = stranger.send("join", cid="join-id-0001", name="Bram", colour="")
+    assert joined["ok"]
+    other = guest()
+    ack = other.send("profile", cid="join-id-0001", name="Mallory", colour="")
+    assert ack["error"]["code"] == "not_seated"
+    assert Identity("seat", 0).key != Identity("bot", 0).key
 
 
 def test_a_stale_version_is_refused_but_others_moves_do_not_make_it_stale(

@@ -106,6 +106,8 @@ def test_a_flood_is_rate_limited_and_changes_nothing(longhall: Longhall) -> None
     ]
     assert "rate_limited" in codes and codes[0] == "unknown_field"
     assert longhall.table.snapshot() == before
+    asked = bob.sio.emit("snapshot", callback=True)  # still limited: refused, with the version
+    assert asked["error"]["code"] == "rate_limited" and asked["version"] == before["version"]
     assert bob.connected and anna.act(type="place", to="A")["ok"]  # others are not slowed
 
 

@@ -58,6 +58,8 @@ def test_colours_names_and_bots(longhall: Longhall, guest) -> None:  # type: ign
         ("Bob", "blue", "human"),
         ("Bot ▲", "red", "bot"),
     ]
+    assert bob.send("profile", name="Bob the Blue", colour="")["ok"]  # "": keep the colour
+    assert anna.last()["table"]["seats"][1]["colour"] == "blue"
     assert all(s["symbol"] for s in seats)  # colour is never the only cue
 
 
