@@ -124,13 +124,17 @@ class GreedyBot:
             plan[R.siege_field(owner, side)] = 1
             free -= 1
         # Fields: each viking to the field with the best stone still unclaimed by our vikings.
+        values = {
+            fld: sorted(
+                (R.VALUE[s] for s, c in st.fields[fld].items() for _ in range(c)), reverse=True
+            )
+            for fld in R.FIELDS
+        }
         claimed = {f: 0 for f in R.FIELDS}
         while free > 0:
             best, best_field = 0.0, None
             for fld in R.FIELDS:
-                stones = sorted(
-                    (R.VALUE[s] for s, c in st.fields[fld].items() for _ in range(c)), reverse=True
-                )
+                stones = values[fld]
                 k = claimed[fld]
                 if k < len(stones):
                     worth = stones[k] / (1 + 0.5 * k)

@@ -128,22 +128,23 @@ def _keep_beside_if_full(st: EketorpState, seat: int) -> None:
 
 
 def actors_building(st: EketorpState) -> list[int]:
-    return [seat for seat in range(st.n) if not st.done[seat]]
+    return [seat for seat, confirmed in enumerate(st.done) if not confirmed]
 
 
 def legal_building(st: EketorpState, seat: int) -> list[Action]:
     if st.done[seat]:
         return []
-    acts: list[Action] = []
-    castle = st.castles[seat]
     carried = [s for s in R.STONES if s in st.carry[seat]]
-    for stone in carried:
-        for site in range(1, R.SITES + 1):
-            if len(castle[site - 1]) < R.STACK_MAX:
-                acts.append({"type": "build", "stone": stone, "site": site})
-    for site in range(1, R.SITES + 1):
-        if st.fresh[seat][site - 1]:
-            acts.append({"type": "unbuild", "site": site, "undo": True})
+    castle = st.castles[seat]
+    open_sites = [site for site, stack in enumerate(castle, 1) if len(stack) < R.STACK_MAX]
+    acts: list[Action] = [
+        {"type": "build", "stone": stone, "site": site} for stone in carried for site in open_sites
+    ]
+    acts += [
+        {"type": "unbuild", "site": site, "undo": True}
+        for site, fresh in enumerate(st.fresh[seat], 1)
+        if fresh
+    ]
     if st.carry[seat]:
         acts.append({"type": "auto_build"})
     else:

@@ -41,9 +41,10 @@ def fight_options(st: EketorpState, seat: int) -> list[Action]:
         occ = board[key]
         if not occ[seat]:
             continue
-        others = [o for o in range(n) if o != seat and occ[o]]
-        if others:  # R5.4: several players on a siege field fight first
-            out.extend({"type": "fight", "field": key, "opponent": o} for o in others)
+        if sum(occ) > occ[seat]:  # R5.4: several players on a siege field fight first
+            for other in range(n):
+                if other != seat and occ[other]:
+                    out.append({"type": "fight", "field": key, "opponent": other})
         elif key not in st.sieges_done:  # R5.5, R5.14: one siege per siege field
             out.append({"type": "siege", "field": key})
     return out
@@ -349,26 +350,32 @@ def loot_options(st: EketorpState) -> list[Action]:
     damage = last["damage"]
     castle = st.castles[fight["b"]]
     site_a, site_b = loot_sites(st)
-    stack_a, stack_b = castle[site_a - 1], castle[site_b - 1]
+    tops_b = _tops(castle[site_b - 1], site_b)
     out: list[Action] = []
-    for ka in range(len(stack_a) + 1):
-        top_a = stack_a[len(stack_a) - ka :]
-        value_a = sum(R.VALUE[s] for s in top_a)
+    for value_a, taken_a, kinds_a in _tops(castle[site_a - 1], site_a):
         if value_a > damage:
             break
-        for kb in range(len(stack_b) + 1):
-            if ka + kb == 0:
-                continue
-            top_b = stack_b[len(stack_b) - kb :]
-            if value_a + sum(R.VALUE[s] for s in top_b) > damage:
+        for value_b, taken_b, kinds_b in tops_b:
+            if value_a + value_b > damage:
                 break
-            take = [[site_a, len(stack_a) - 1 - i] for i in range(ka)]
-            take += [[site_b, len(stack_b) - 1 - i] for i in range(kb)]
-            removed = set(top_a) | set(top_b)
-            for stone in R.STONES:
-                if stone in removed:
-                    out.append({"type": "loot", "take": take, "keep": stone})
+            if taken_a or taken_b:
+                take = [[site, level] for site, level in taken_a + taken_b]
+                removed = kinds_a | kinds_b
+                for stone in R.STONES:
+                    if stone in removed:
+                        out.append({"type": "loot", "take": take, "keep": stone})
     return out
+
+
+def _tops(stack: list[str], site: int) -> list[tuple[int, list[tuple[int, int]], set[str]]]:
+    """For 0, 1, 2... stones taken from the top of a stack: their value, their (site, level)
+    from the top down, and their kinds."""
+    tops: list[tuple[int, list[tuple[int, int]], set[str]]] = [(0, [], set())]
+    for level in range(len(stack) - 1, -1, -1):
+        value, taken, kinds = tops[-1]
+        stone = stack[level]
+        tops.append((value + R.VALUE[stone], [*taken, (site, level)], kinds | {stone}))
+    return tops
 
 
 def can_loot(st: EketorpState) -> bool:
