@@ -88,7 +88,9 @@ def castle_siege_fields(players: int, owner: int) -> tuple[str, str, str]:
 @cache
 def enemy_siege_fields(players: int, seat: int) -> tuple[str, ...]:
     """Return the siege fields of every castle but ``seat``'s own, in board order."""
-    return tuple(f for f in siege_fields(players) if not f.startswith(f"siege:{seat}:"))
+    return tuple(
+        f for owner in range(players) if owner != seat for f in castle_siege_fields(players, owner)
+    )
 
 
 @cache
