@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 import pytest
@@ -73,6 +74,10 @@ def assert_no_leak(spec: GameSpec, state: Any, rnd: random.Random) -> None:
         assert spec.view(other, seat) == seen, f"seat {seat}'s view depends on a hidden thing"
 
 
+SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+FULL_WIDTH = str.maketrans("0123456789", "".join(chr(0xFF10 + d) for d in range(10)))
+
+
 def assert_illegal_changes_nothing(spec: GameSpec, state: Any, rnd: random.Random) -> None:
     """Malformed, unknown and out-of-turn actions raise IllegalAction and change nothing."""
     before = state.to_dict()
@@ -98,6 +103,16 @@ def assert_illegal_changes_nothing(spec: GameSpec, state: Any, rnd: random.Rando
             }
             if broken:
                 junk.append((seat, {"type": action["type"], **broken}))
+            # ids that look like a legal one but are not spelled as the board spells them:
+            # a leading zero, a superscript or a full-width digit
+            for key, value in action.items():
+                if isinstance(value, str) and any(c.isdigit() for c in value):
+                    for twisted in (
+                        re.sub(r"(\d)", r"0\1", value),
+                        value.translate(SUPERSCRIPT),
+                        value.translate(FULL_WIDTH),
+                    ):
+                        junk.append((seat, {**action, key: twisted}))
         if seat not in active:
             # an inactive seat borrowing an active seat's move
             for other in active:

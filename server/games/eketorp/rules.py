@@ -52,6 +52,9 @@ def hospital_station(damage: int) -> int:
     return STATION_TIE
 
 
+OWNERS = {str(seat): seat for seat in range(MAX_PLAYERS)}  # castle owners by their id
+
+
 def siege_field(owner: int, side: str) -> str:
     """Return the id of a siege field of ``owner``'s castle."""
     return f"siege:{owner}:{side}"
@@ -68,9 +71,10 @@ def parse_siege(dest: str) -> tuple[int, str] | None:
     parts = dest.split(":")
     if len(parts) != 3 or parts[0] != "siege" or parts[2] not in SIDES:
         return None
-    if not parts[1].isdigit():
-        return None
-    return int(parts[1]), parts[2]
+    # only the canonical spelling: "01", "²" or a full-width digit would name a field that is
+    # not on the board (and, while planning, slip past the one-viking-per-siege-field check)
+    owner = OWNERS.get(parts[1])
+    return None if owner is None else (owner, parts[2])
 
 
 @cache

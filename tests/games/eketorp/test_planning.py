@@ -78,6 +78,10 @@ def test_cannot_besiege_own_castle_or_a_castle_not_in_play() -> None:
     refused(st, RED, {"type": "place", "to": siege(5, "boat")}, "castle_not_in_play")
     refused(st, RED, {"type": "place", "to": "H"}, "unknown_field")
     refused(st, RED, {"type": "place", "to": "siege:1:bridge"}, "unknown_field")
+    # R3.1: a siege field spelled another way is not another siege field (it would have
+    # slipped past the one-viking check and dropped out of the plan at the reveal)
+    for twisted in ("siege:01:boat", "siege:¹:boat", "siege:\uff11:boat"):
+        refused(st, RED, {"type": "place", "to": twisted}, "unknown_field")
     dests = {a["to"] for a in st.legal_actions(RED) if a["type"] == "place"}
     assert siege(RED, "boat") not in dests and siege(5, "boat") not in dests
     assert len(dests) == 7 + 3 * 3 + 1
