@@ -40,6 +40,19 @@ def _castle_at_risk(st: EketorpState, seat: int) -> int:
     return risk
 
 
+def _castle_value(st: EketorpState, owner: int) -> int:
+    """What ``owner``'s castle is worth so far (public: the castles stand on the table)."""
+    return sum(R.VALUE[stone] for site in st.castles[owner] for stone in site)
+
+
+def _opponent(action: Action) -> int:
+    """Whom a fight or siege is against."""
+    if action["type"] == "fight":
+        return int(action["opponent"])
+    siege = R.parse_siege(action["field"])
+    return siege[0] if siege else 0
+
+
 def _side_loot(st: EketorpState, owner: int, side: str, damage: int = 3) -> int:
     """The best stone a besieger could keep from one side with a given damage."""
     castle = st.castles[owner]
@@ -67,7 +80,15 @@ class GreedyBot:
         if "place" in kinds or "commit" in kinds:
             return self._plan_step(st, seat, legal)
         if "fight" in kinds or "siege" in kinds:
-            return max(legal, key=lambda a: self._fight_gain(st, seat, a))
+            # equal gains: hit whoever leads, then anyone (never always the lowest seat)
+            return max(
+                legal,
+                key=lambda a: (
+                    self._fight_gain(st, seat, a),
+                    _castle_value(st, _opponent(a)),
+                    self.rng.below(1 << 16),
+                ),
+            )
         if "swap" in kinds:
             return {"type": "swap"} if self._wants_swap(st, seat) else {"type": "keep"}
         if "play" in kinds:
@@ -113,12 +134,13 @@ class GreedyBot:
         for owner in range(st.n):
             if owner == seat:
                 continue
+            lead = _castle_value(st, owner)
             for side in R.SIDES:
                 gain = _side_loot(st, owner, side, damage=4 if strong else 2)
-                if gain >= 2:
-                    sieges.append((gain, owner, side))
+                if gain >= 2:  # equal loot: the leader's castle, then any (not the last seat)
+                    sieges.append((gain, lead, self.rng.below(1 << 16), owner, side))
         sieges.sort(reverse=True)
-        for _gain, owner, side in sieges[: min(1 + strong // 2, 2)]:
+        for *_, owner, side in sieges[: min(1 + strong // 2, 2)]:
             if free <= 1:
                 break
             plan[R.siege_field(owner, side)] = 1
