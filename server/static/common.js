@@ -273,12 +273,22 @@ export const SIDES = ["catapult", "boat", "ram"];
 export const SIDE_SITES = { catapult: [1, 2], boat: [3, 4], ram: [5, 6] };
 export const STATIONS = ["3-4-5", "1-2", "0"];
 
-/** A stone as a small chip with its initial, so colour is never the only cue. */
+/**
+ * A stone as a small chip: its colour, a shape of its own (grass a circle, wood a square, clay a
+ * hexagon, stone a pentagon) and its value in points. Never a letter: initials would read as the
+ * fields A-G (in French the wood, "bois", would be a B on field C).
+ */
 export function stoneChip(stone, extra = "") {
+  const value = STONE_VALUE[stone];
   return h(
     "span",
-    { class: `stone stone-${stone} ${extra}`, title: t(`stone.${stone}`) },
-    t(`stone.${stone}`).slice(0, 1).toUpperCase(),
+    {
+      class: `stone stone-${stone} ${extra}`,
+      title: t(`stone.${stone}`),
+      role: "img",
+      "aria-label": `${t(`stone.${stone}`)} (${value})`,
+    },
+    String(value),
   );
 }
 
