@@ -99,12 +99,27 @@ function showToast(text, kind) {
 }
 
 // -- keeping the screen on -----------------------------------------------------------------------
+// The Wake Lock API needs a secure context, and phones reach the Pi over plain http. Where it is
+// missing, a tiny silent video (3 s, a few KB, loaded only then) plays in a loop behind the page,
+// as NoSleep.js does: browsers keep the screen on while a video plays. Chromium counts a muted
+// video only when it covers a fifth of the viewport, Firefox and Safari only when it has a sound
+// track: so it fills the screen, invisible (opacity 0) and untouchable, with a silent sound track.
+// A video may only start from a tap, so the first tap of a game starts it. Only where neither
+// works does the page ask the player to lengthen the screen timeout.
 
 let wakeLock = null;
+let wakeVideo = null;
+
+function inGame() {
+  return Boolean(msg && msg.you && msg.table.status === "playing");
+}
 
 async function keepAwake() {
-  const playing = msg && msg.table.status === "playing";
-  if (!playing || wakeLock) return;
+  if (!inGame()) {
+    sleepAllowed();
+    return;
+  }
+  if (wakeLock) return;
   if ("wakeLock" in navigator && window.isSecureContext) {
     try {
       wakeLock = await navigator.wakeLock.request("screen");
@@ -113,15 +128,59 @@ async function keepAwake() {
       });
       return;
     } catch {
-      // refused (battery saver): fall through to the hint
+      // refused (battery saver): the video below, on the next tap
     }
   }
+  if (wakeVideo && wakeVideo.paused && document.visibilityState === "visible") {
+    wakeVideo.play().catch(() => {}); // back from the background; else the next tap restarts it
+  }
+}
+
+function startWakeVideo() {
+  if (!inGame() || wakeLock || (wakeVideo && !wakeVideo.paused)) return;
+  if (!wakeVideo) {
+    const last = h("source", { src: "/phone/wake.webm", type: "video/webm" });
+    wakeVideo = h("video", { class: "keep-awake", muted: true, loop: true, playsinline: true, "aria-hidden": "true", tabindex: "-1" },
+      h("source", { src: "/phone/wake.mp4", type: "video/mp4" }), last);
+    wakeVideo.muted = true; // the attribute alone is not enough for every browser
+    last.addEventListener("error", wakeFailed); // no source could be played
+    document.body.append(wakeVideo);
+  }
+  wakeVideo.play().then(() => {
+    if (ui.wakeHint) {
+      ui.wakeHint = false;
+      render();
+    }
+  }, wakeFailed);
+}
+
+let wakeVideoFailed = false;
+
+function wakeFailed() {
+  if (!inGame() || !wakeVideo) return;
+  wakeVideo.remove();
+  wakeVideo = null;
+  wakeVideoFailed = true;
   if (!ui.wakeHint && !localStorage.getItem("longhall.wakehint")) {
     ui.wakeHint = true;
     render();
   }
 }
 
+function sleepAllowed() {
+  if (wakeLock) wakeLock.release().catch(() => {});
+  wakeLock = null;
+  if (wakeVideo) {
+    wakeVideo.pause();
+    wakeVideo.remove();
+    wakeVideo = null;
+  }
+  ui.wakeHint = false;
+}
+
+document.addEventListener("click", () => {
+  if (!wakeVideoFailed) startWakeVideo();
+}, true);
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible") keepAwake();
 });

@@ -253,3 +253,51 @@ def test_stones_show_their_points_and_a_shape_never_a_letter(
     assert page.inner_text("[data-dest=C]").split() == ["C", "2", "2", "2"]
     screenshot(page, "phone-fr-stones")
     phone.no_errors()
+
+
+# -- 12. the screen stays on -----------------------------------------------------------------------
+
+PLAYING = "(v => v && !v.paused && v.currentTime > 0)(document.querySelector('video.keep-awake'))"
+NO_WAKE_LOCK = "delete Navigator.prototype.wakeLock;"
+NO_VIDEO = NO_WAKE_LOCK + (
+    "HTMLMediaElement.prototype.play = function () {"
+    " return Promise.reject(new DOMException('no', 'NotAllowedError')); };"
+)
+
+
+def test_without_wake_lock_a_silent_video_keeps_the_screen_on(
+    browser: Any, server: ServerProcess
+) -> None:
+    st = new_game(4)
+    phone = Phone(browser, server, st, seat=RED, init_script=NO_WAKE_LOCK)
+    page = phone.page
+    page.wait_for_selector("[data-dest=A]")
+    assert page.query_selector("video") is None  # nothing loads before the first tap
+    assert "screen timeout" not in phone.text()
+    page.tap("[data-dest=A]")
+    wait_until(page, PLAYING)
+    # it covers the screen (Chromium's rule for a muted video), invisible and untouchable
+    box = page.evaluate(
+        """() => { const v = document.querySelector('video.keep-awake'), s = getComputedStyle(v);
+                  const box = v.getBoundingClientRect();
+                  return [v.muted, v.loop, s.opacity, s.pointerEvents, box.width, box.height]; }"""
+    )
+    assert box == [True, True, "0", "none", 360, 640]
+    assert "screen timeout" not in phone.text()
+    page.tap("[data-dest=B]")  # the page still answers taps through it
+    wait_until(page, "document.querySelector('[data-dest=B]').closest('.dest.has') !== null")
+    phone.status = "over"  # the game ends: the screen may sleep again
+    phone.push()
+    wait_until(page, "document.querySelector('video') === null")
+    phone.no_errors()
+
+
+def test_where_neither_works_the_player_is_told_how(browser: Any, server: ServerProcess) -> None:
+    phone = Phone(browser, server, new_game(4), seat=RED, init_script=NO_VIDEO)
+    page = phone.page
+    page.wait_for_selector("[data-dest=A]")
+    assert "screen timeout" not in phone.text()
+    page.tap("[data-dest=A]")
+    wait_until(page, "document.querySelector('.panel.hint') !== null")
+    assert "screen timeout" in phone.text() and page.query_selector("video") is None
+    phone.no_errors()
