@@ -234,6 +234,7 @@ function cardFace(value, attrs = {}) {
 // replace the button under it and the tap would be lost: hold redraws until the finger lifts.
 let pressing = false;
 let redrawHeld = false;
+let shownScreen = null; // the table status and game phase last drawn
 document.addEventListener("pointerdown", () => { pressing = true; }, true);
 for (const event of ["pointerup", "pointercancel"]) {
   document.addEventListener(event, () => {
@@ -264,7 +265,12 @@ function render() {
   const typing = document.activeElement && document.activeElement.tagName === "INPUT"
     ? { id: document.activeElement.id, from: document.activeElement.selectionStart, to: document.activeElement.selectionEnd }
     : null;
-  const scroll = window.scrollY;
+  // a new screen (the game starts, the phase changes) opens at its top; ordinary updates keep
+  // the place the player scrolled to
+  const screen = !msg ? "" : `${msg.you ? "seated" : "guest"}|${msg.table.status}|${msg.game && msg.table.status === "playing" ? msg.game.public.phase : ""}`;
+  const newScreen = screen !== shownScreen;
+  shownScreen = screen;
+  const scroll = newScreen ? 0 : window.scrollY;
   clear(app);
   app.append(header());
   const main = h("main", { class: "screen" });

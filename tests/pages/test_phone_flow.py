@@ -19,13 +19,16 @@ from server.games.api import IllegalAction
 from server.games.eketorp import SPEC, EketorpState
 
 from ..games.eketorp.helpers import (
+    BLUE,
     RED,
     clear_fields,
     new_game,
+    plan,
     set_field,
 )
 from ..support import ServerProcess
-from .conftest import PHONE_SMALL, Watched, screenshot, wait_until
+from .conftest import PHONE_SMALL, Watched, screenshot, tap_until, wait_until
+from .test_game import open_phone
 
 pytestmark = pytest.mark.slow
 
@@ -220,6 +223,37 @@ def no_wider_than_the_phone(page: Any) -> None:
     assert width <= PHONE_SMALL["viewport"]["width"], f"the page is {width} px wide"
 
 
+# -- 2. a new screen opens at its top -----------------------------------------------------------
+
+
+def test_a_new_screen_opens_at_its_top_but_updates_keep_the_place(
+    browser: Any, server: ServerProcess
+) -> None:
+    st = new_game(4)
+    phone = Phone(browser, server, st, status="lobby")
+    page = phone.page
+    page.wait_for_selector("#start")
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    assert page.evaluate("window.scrollY") > 100  # the host scrolled down to Start
+    phone.status = "playing"
+    phone.push()  # the game starts
+    wait_until(page, "document.body.dataset.phase === 'planning'")
+    assert page.evaluate("window.scrollY") == 0
+    page.evaluate("window.scrollTo(0, 400)")
+    phone.others(BLUE, {"type": "place", "to": "A"})  # an ordinary update
+    version = page.evaluate("document.body.dataset.version")
+    assert version == str(phone.version) and page.evaluate("window.scrollY") == 400
+    # a finger on the glass holds the redraw (the button under it stays), even of a new phase
+    page.dispatch_event("body", "pointerdown")
+    plan(st, {}, reveal=False)  # everyone commits ...
+    phone.push()  # ... and the phase changes
+    assert page.evaluate("document.body.dataset.version") == version
+    page.dispatch_event("body", "pointerup")
+    wait_until(page, "document.body.dataset.phase === 'reveal'")
+    assert page.evaluate("window.scrollY") == 0
+    phone.no_errors()
+
+
 # -- 4. stones read as points, never as field letters -------------------------------------------
 
 
@@ -301,3 +335,34 @@ def test_where_neither_works_the_player_is_told_how(browser: Any, server: Server
     wait_until(page, "document.querySelector('.panel.hint') !== null")
     assert "screen timeout" in phone.text() and page.query_selector("video") is None
     phone.no_errors()
+
+
+# -- 2 and 12 with a real server -------------------------------------------------------------------
+
+
+def test_the_game_starts_at_the_top_of_the_board_and_keeps_the_screen_on(
+    browser: Any, server: ServerProcess
+) -> None:
+    table = browser.new_context().new_page()
+    table.goto(server.url + "/")
+    table.wait_for_selector("#join-url")
+    url = table.inner_text("#join-url")
+    anna = open_phone(browser, url, "Anna", "en", small=True)
+    page = anna.page
+    page.context.add_init_script(NO_WAKE_LOCK)
+    page.reload()  # as over plain http on the local network: no Wake Lock API
+    page.wait_for_selector(".seat-row")
+    for n, bot in enumerate(("greedy", "random"), start=2):
+        tap_until(
+            page, f"[data-bot={bot}]", f"document.querySelectorAll('.seat-row').length === {n}"
+        )
+    page.evaluate("document.querySelector('#start').scrollIntoView({block: 'end'})")
+    assert page.evaluate("window.scrollY") > 200
+    page.tap("#start")
+    wait_until(page, "document.body.dataset.phase === 'planning'")
+    assert page.evaluate("window.scrollY") == 0
+    screenshot(page, "phone-planning-after-start")
+    page.tap("[data-dest=A]")
+    wait_until(page, PLAYING)
+    assert "screen timeout" not in anna.text()
+    assert anna.errors == []
