@@ -634,6 +634,12 @@ function planningView(g) {
     h("section", { class: "panel" }, h("h2", {}, t("planning.defend")), destination(g, "castle", plan)));
 }
 
+/** What each stone is worth, once, where the stones are first seen. */
+function stoneLegend() {
+  return h("p", { class: "legend small-text" }, t("help.stones"), " ",
+    STONES.map((s) => h("span", { class: "legend-item" }, stoneChip(s), " ", t(`stone.${s}`))));
+}
+
 function destination(g, dest, plan) {
   const pub = g.public;
   const count = plan[dest] || 0;
@@ -894,7 +900,9 @@ function sheet() {
   let body;
   if (ui.sheet === "help") {
     const phase = msg.game ? msg.game.public.phase : "lobby";
-    body = [h("h2", {}, t("help.title")), h("h3", {}, t(`phase.${phase}`)), h("p", {}, t(`help.${phase}`)), h("p", { class: "muted small-text" }, t("help.more"))];
+    body = [h("h2", {}, t("help.title")), h("h3", {}, t(`phase.${phase}`)), h("p", {}, t(`help.${phase}`)),
+      h("h3", {}, t("help.goal_title")), h("p", { class: "goal" }, t("help.goal")), stoneLegend(),
+      h("p", { class: "muted small-text" }, t("help.more"))];
   } else if (ui.sheet === "castle") {
     const mine = msg.game.public.seats[me()];
     body = [h("h2", {}, t("hand.title")),

@@ -144,8 +144,33 @@ def test_game_terms_follow_the_printed_rules() -> None:
     assert "village" in catalog("fr")["planning.castle_of"].lower()
     assert "hôpital" in catalog("fr")["table.hospital"].lower()
     assert "burg" in catalog("de")["planning.castle_of"].lower()
+    # the phone is the planning board behind its screen: Dutch "planbord" (behind the
+    # "zichtscherm"), French "tableau personnel" behind the "paravent"
+    nl, fr = catalog("nl"), catalog("fr")
+    for key in ("join.intro", "help.planning"):
+        assert "planbord" in nl[key].lower(), key
+        assert "paravent" in fr[key].lower() and "tableau personnel" in fr[key].lower(), key
+    assert (
+        "planbord" in nl["fatal.replaced.text"] and "tableau personnel" in fr["fatal.replaced.text"]
+    )
     for lang in LANGUAGES:
         assert catalog(lang)["lang.name"] in {"English", "Nederlands", "Français", "Deutsch"}
+
+
+def test_help_speaks_to_players_not_to_developers() -> None:
+    """The rules help sends players to the rulebook in the box, never to a file of this
+    repository, and says how to win."""
+    for lang in LANGUAGES:
+        cat = catalog(lang)
+        for key, text in cat.items():
+            assert not re.search(r"docs/|\.md\b|rules/", text), f"{lang}:{key} names a file"
+        assert "18" in cat["help.goal"] and "10" in cat["help.goal"], lang
+
+
+def test_french_punctuation_keeps_its_no_break_space() -> None:
+    """French puts a no-break space before : ; ? ! (so they never start a line)."""
+    for key, text in catalog("fr").items():
+        assert not re.search(r" [:;?!]", text), f"fr:{key} has a plain space before punctuation"
 
 
 def test_no_user_facing_text_is_written_into_the_pages() -> None:

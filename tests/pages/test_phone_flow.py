@@ -289,6 +289,22 @@ def test_stones_show_their_points_and_a_shape_never_a_letter(
     phone.no_errors()
 
 
+# -- 7. the rules help -----------------------------------------------------------------------------
+
+
+def test_the_help_says_how_to_win_and_points_to_the_rulebook(
+    browser: Any, server: ServerProcess
+) -> None:
+    phone = Phone(browser, server, new_game(4), seat=RED, lang="nl")
+    page = phone.page
+    page.tap("button[aria-label='Hulp bij de regels']")
+    sheet = page.inner_text(".sheet")
+    assert "planbord" in sheet and "Zo win je" in sheet and "18 stenen" in sheet
+    assert "docs/" not in sheet and "gedrukte spelregels uit de doos" in sheet
+    assert len(page.query_selector_all(".sheet .legend .stone")) == 4
+    phone.no_errors()
+
+
 # -- 12. the screen stays on -----------------------------------------------------------------------
 
 PLAYING = "(v => v && !v.paused && v.currentTime > 0)(document.querySelector('video.keep-awake'))"
