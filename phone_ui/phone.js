@@ -485,24 +485,39 @@ function profileEditor() {
   return h("details", { class: "profile" }, h("summary", {}, t("lobby.change_colour")), row);
 }
 
+/** The final score: one card per player, best first, the total at the top, then every category
+ * with its count and points (as in the rulebook's example). Readable on a 360 px phone. */
 function finalScores(result) {
   if (!result.scores) return h("section", { class: "panel" }, h("h1", {}, t("score.abandoned")));
-  const cats = ["amulets", ...STONES, "complete"];
   const winners = new Set(result.winners);
-  const table = h("table", { class: "scores" },
-    h("thead", {}, h("tr", {}, h("th", {}, ""), cats.map((c) => h("th", {}, t(`score.${c}`))), h("th", {}, t("score.total")))));
-  const body = h("tbody");
-  result.scores.forEach((score, i) => {
-    body.append(h("tr", { class: winners.has(i) ? "winner" : "" },
-      h("th", {}, seatBadge(result.seats[i] || seats()[i])),
-      cats.map((c) => h("td", {}, score.breakdown[c].points)),
-      h("td", { class: "total" }, score.total)));
-  });
-  table.append(body);
-  return h("section", { class: "panel" },
+  const order = result.scores.map((_, i) => i).sort((a, b) => result.scores[b].total - result.scores[a].total);
+  return h("section", { class: "panel final" },
     h("h1", {}, result.status === "abandoned" ? t("score.abandoned") : t("score.title")),
     result.winners.length ? h("p", { class: "winners" }, t("score.winners", { names: result.winners.map((w) => (result.seats[w] || {}).name).join(", ") })) : null,
-    h("div", { class: "scroll-x" }, table));
+    h("ol", { class: "score-cards" }, order.map((i) => {
+      const score = result.scores[i];
+      const rank = 1 + result.scores.filter((other) => other.total > score.total).length;
+      return h("li", { class: `score-card ${winners.has(i) ? "winner" : ""}`, "data-seat": i },
+        h("div", { class: "score-head" },
+          h("span", { class: "rank" }, `${rank}.`),
+          seatBadge(result.seats[i] || seats()[i]),
+          h("span", { class: "total", "aria-label": `${t("score.total")}: ${score.total}` }, h("small", {}, t("score.total")), " ", String(score.total))),
+        scoreRows(score, false)); // the total is at the top
+    })));
+}
+
+const SCORE_VALUE = { amulets: 1, ...STONE_VALUE };
+
+/** One row per category: what it is, how many (times what they are worth), the points. */
+function scoreRows(score, withTotal = true) {
+  return h("table", { class: "score-rows" }, h("tbody", {},
+    ["amulets", ...STONES, "complete"].map((c) => {
+      const { count, points } = score.breakdown[c];
+      const what = c === "amulets" ? icon("amulet") : STONES.includes(c) ? stoneChip(c) : icon("shield");
+      const how = c === "complete" ? (count ? "✓" : "—") : `${count} × ${SCORE_VALUE[c]}`;
+      return h("tr", { "data-category": c }, h("th", {}, what, " ", t(`score.${c}`)), h("td", { class: "count" }, how), h("td", { class: "points" }, String(points)));
+    }),
+    withTotal ? h("tr", { class: "sum" }, h("th", {}, t("score.total")), h("td", {}), h("td", { class: "points" }, String(score.total))) : null));
 }
 
 // -- the game ------------------------------------------------------------------------------------
@@ -911,7 +926,7 @@ function sheet() {
       h("p", {}, t("hand.amulets_text", { n: mine.amulets })),
       h("h3", {}, t("hand.castle")), castleMini(mine.castle, me()),
       mine.beside.length ? h("p", {}, t("hand.beside"), stoneCounts(countOf(mine.beside))) : null,
-      h("h3", {}, t("hand.score")), scoreLines(mine.score)];
+      h("h3", {}, t("hand.score")), scoreRows(mine.score)];
   } else {
     body = hostSheet();
   }
@@ -923,12 +938,6 @@ function countOf(list) {
   const out = {};
   for (const s of list) out[s] = (out[s] || 0) + 1;
   return out;
-}
-
-function scoreLines(score) {
-  return h("ul", { class: "score-lines" },
-    ["amulets", ...STONES, "complete"].map((c) => h("li", {}, `${t(`score.${c}`)}: ${score.breakdown[c].count} → ${score.breakdown[c].points}`)),
-    h("li", { class: "total" }, `${t("score.total")}: ${score.total}`));
 }
 
 /** The host picks the table display's language (it has no keyboard or mouse of its own). */

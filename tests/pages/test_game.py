@@ -147,7 +147,7 @@ def test_a_whole_game_through_the_pages(browser: Any, server: ServerProcess) -> 
     # the table display checked every revealed plan and card against its fingerprint
     assert table.checked_ok > 0 and table.checked_bad == 0
     for phone in phones:
-        phone.page.wait_for_selector(".scores")
+        phone.page.wait_for_selector(".score-card")
     screenshot(phones[0].page, "phone-final")
     final = table.page.inner_text(".scores")
     for name in ("Anna", "Bram", "Carla"):

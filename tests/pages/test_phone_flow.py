@@ -24,6 +24,7 @@ from ..games.eketorp.helpers import (
     clear_fields,
     new_game,
     plan,
+    play_out,
     set_field,
 )
 from ..support import ServerProcess
@@ -221,6 +222,46 @@ class Phone:
 def no_wider_than_the_phone(page: Any) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE_SMALL["viewport"]["width"], f"the page is {width} px wide"
+
+
+# -- 1. the final score -------------------------------------------------------------------------
+
+
+def test_the_final_score_reads_on_a_360px_phone(browser: Any, server: ServerProcess) -> None:
+    st = play_out(new_game(4, seed=3), seed=4)
+    scores = st.scores()
+    phone = Phone(browser, server, st, status="over")
+    phone.result = {
+        "scores": scores,
+        "winners": st.winners(),
+        "seats": phone.table()["seats"],
+        "status": "finished",
+    }
+    phone.push()
+    page = phone.page
+    page.wait_for_selector(".score-card")
+    screenshot(page, "phone-final-360")
+    no_wider_than_the_phone(page)
+    cards = page.query_selector_all(".score-card")
+    assert len(cards) == 4
+    totals = [int(c.get_attribute("data-seat") or -1) for c in cards]
+    ordered = sorted(range(4), key=lambda s: -scores[s]["total"])
+    assert [scores[s]["total"] for s in totals] == [scores[s]["total"] for s in ordered]
+    # the best total is on the first screen, and every card shows every category in full
+    first = page.query_selector(".score-card .total").bounding_box()
+    assert first["y"] + first["height"] <= 640 and first["x"] + first["width"] <= 360
+    for card in cards:
+        score = scores[int(card.get_attribute("data-seat") or -1)]
+        assert card.query_selector(".total").inner_text().split()[-1] == str(score["total"])
+        for category, part in score["breakdown"].items():
+            row = card.query_selector(f"tr[data-category={category}]")
+            count, points = (row.query_selector(x).inner_text() for x in (".count", ".points"))
+            assert points == str(part["points"])
+            if category != "complete":
+                assert count.startswith(f"{part['count']} {TIMES}"), (category, count)
+            box = row.bounding_box()
+            assert box["x"] + box["width"] <= 360
+    phone.no_errors()
 
 
 # -- 2. a new screen opens at its top -----------------------------------------------------------
