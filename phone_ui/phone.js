@@ -21,6 +21,7 @@ const ui = {
   toast: null,
   toastTimer: null,
   selected: null, // building: the carried stone picked to place
+  move: null, // planning: a viking being moved, {from} (picked up) or {to} (which one goes there?)
   sheet: null, // "help" | "host" | "castle" | null
   handover: null, // {seat, url, qr}
   notice: null,
@@ -49,6 +50,9 @@ async function boot() {
       if (ui.selected && !carried().includes(ui.selected)) ui.selected = null;
       render();
       keepAwake();
+      for (const waiter of [...versionWaiters]) {
+        if (msg.version >= waiter.version) waiter.done();
+      }
     },
     notice(notice) {
       showToast(errorText(notice), "notice");
@@ -80,6 +84,19 @@ async function send(type, fields = {}) {
 }
 
 const act = (action) => send("act", { action: strip(action) });
+
+// Two steps in a row (a move is "unplace" then "place"): the second must be made against the
+// table as the first left it, so wait until its update is here (it normally comes before the
+// answer; never wait long).
+const versionWaiters = new Set();
+function caughtUp(version) {
+  if (msg && msg.version >= version) return Promise.resolve();
+  return new Promise((resolve) => {
+    const waiter = { version, done: () => { versionWaiters.delete(waiter); clearTimeout(timer); resolve(); } };
+    const timer = setTimeout(waiter.done, 2000);
+    versionWaiters.add(waiter);
+  });
+}
 const tableStep = (type) => send("table", { action: { type } });
 
 function strip(action) {
@@ -269,7 +286,10 @@ function render() {
   // the place the player scrolled to
   const screen = !msg ? "" : `${msg.you ? "seated" : "guest"}|${msg.table.status}|${msg.game && msg.table.status === "playing" ? msg.game.public.phase : ""}`;
   const newScreen = screen !== shownScreen;
-  shownScreen = screen;
+  if (newScreen) {
+    shownScreen = screen;
+    ui.move = null;
+  }
   const scroll = newScreen ? 0 : window.scrollY;
   clear(app);
   app.append(header());
@@ -579,17 +599,17 @@ function cardEntry(g, run, proxy = false) {
   const grid = h("div", { class: "card-entry" });
   for (const field of FIELDS) {
     const entry = draft[field];
-    const row = h("div", { class: "entry-row" }, h("strong", {}, field));
+    const row = h("div", { class: "entry-row", "data-field": field }, h("strong", { class: "entry-field" }, field));
     for (const stone of STONES) {
-      const here = entry && entry[0] === stone ? entry[1] : 0;
-      row.append(h("span", { class: "entry-cell" },
-        stoneChip(stone),
-        h("button", { class: "small", disabled: ui.pending || (entry && entry[0] !== stone),
-          "data-action": proxy ? null : JSON.stringify({ type: "card_add", field, stone }),
-          onclick: () => run({ type: "card_add", field, stone }) }, "+"),
-        h("span", { class: "count" }, here),
-        here ? h("button", { class: "small", disabled: ui.pending, onclick: () => run({ type: "card_remove", field }) }, "−") : null));
+      const action = { type: "card_add", field, stone };
+      row.append(h("button", {
+        class: `entry-add ${entry && entry[0] === stone ? "chosen" : ""}`, disabled: ui.pending || (entry && entry[0] !== stone),
+        "aria-label": t("materials.add", { stone: t(`stone.${stone}`), field }),
+        "data-action": proxy ? null : JSON.stringify(action), onclick: () => run(action) }, stoneChip(stone)));
     }
+    row.append(h("span", { class: "entry-count" }, entry ? [`${entry[1]} × `, stoneChip(entry[0])] : "—"));
+    row.append(h("button", { class: "small entry-remove", disabled: ui.pending || !entry, "aria-label": t("materials.remove", { field }),
+      onclick: () => run({ type: "card_remove", field }) }, "−"));
     grid.append(row);
   }
   return h("section", { class: "panel" },
@@ -601,7 +621,7 @@ function cardEntry(g, run, proxy = false) {
       onclick: () => run({ type: "card_done" }) }, t("materials.done")));
 }
 
-// planning: the secret planning board
+// planning: the secret planning board (the printed game's planbord behind its screen)
 function planningView(g) {
   const pub = g.public;
   const mine = pub.seats[me()];
@@ -623,14 +643,28 @@ function planningView(g) {
       legalHas("uncommit") ? actionButton(t("planning.uncommit"), { type: "uncommit" }, { class: "wide" }) : null);
   }
   const free = g.private.unplanned;
-  const head = h("section", { class: "panel sticky" },
-    h("div", { class: "vikings" },
-      Array.from({ length: mine.home }, (_, i) => h("span", { class: `viking ${i < free ? "free" : "placed"}` }, icon("viking"))),
-      Array.from({ length: hospital }, () => h("span", { class: "viking hurt", title: t("planning.in_hospital_one") }, icon("viking")))),
-    h("p", {}, t("planning.left", { free, total: mine.home })),
-    hospital ? h("p", { class: "muted small-text" }, t("planning.in_hospital", { n: hospital })) : null,
-    h("button", { class: "primary wide", id: "commit", disabled: ui.pending || free > 0, "data-action": free === 0 ? JSON.stringify({ type: "commit" }) : null, onclick: () => act({ type: "commit" }) },
-      free > 0 ? t("planning.place_all") : t("planning.commit")));
+  const move = ui.move;
+  if (move && move.from && !plan[move.from]) ui.move = null;
+  let status;
+  if (ui.move) {
+    const text = ui.move.from
+      ? t("planning.moving", { place: placeName(ui.move.from, seats()) })
+      : t("planning.moving_to", { place: placeName(ui.move.to, seats()) });
+    status = h("p", { class: "plan-status moving", role: "status" }, h("span", {}, text),
+      h("button", { class: "small", id: "cancel-move", onclick: () => { ui.move = null; render(); } }, t("planning.cancel")));
+  } else {
+    status = h("p", { class: "plan-status", role: "status" },
+      free > 0 ? t("planning.left", { free, total: mine.home }) : t("planning.move_help"));
+  }
+  // only this stays on screen while scrolling: the vikings, the commit button, one line
+  const head = h("section", { class: "panel sticky plan-head" },
+    h("div", { class: "plan-head-row" },
+      h("div", { class: "vikings", "aria-label": t("planning.left", { free, total: mine.home }) },
+        Array.from({ length: mine.home }, (_, i) => h("span", { class: `viking ${i < free ? "free" : "placed"}` }, icon("viking"))),
+        Array.from({ length: hospital }, () => h("span", { class: "viking hurt", title: t("planning.in_hospital_one") }, icon("viking")))),
+      h("button", { class: "primary", id: "commit", disabled: ui.pending || free > 0, "data-action": free === 0 ? JSON.stringify({ type: "commit" }) : null, onclick: () => act({ type: "commit" }) },
+        t("planning.commit"))),
+    status);
   const fields = h("div", { class: "grid fields" });
   for (const field of FIELDS) fields.append(destination(g, field, plan));
   const castles = [];
@@ -638,13 +672,11 @@ function planningView(g) {
     if (owner === me()) return;
     const row = h("div", { class: "siege-row" });
     for (const side of SIDES) row.append(destination(g, `siege:${owner}:${side}`, plan));
-    castles.push(h("div", { class: "castle-target" },
-      h("h3", {}, t("planning.castle_of", { name: name(owner) })),
-      castleMini(s.castle, owner),
-      row));
+    castles.push(h("div", { class: "castle-target" }, h("h3", {}, t("planning.castle_of", { name: name(owner) })), row));
   });
   return h("div", {}, head,
-    h("section", { class: "panel" }, h("h2", {}, t("planning.fields")), fields),
+    hospital ? h("p", { class: "muted small-text note" }, t("planning.in_hospital", { n: hospital })) : null,
+    h("section", { class: "panel" }, h("h2", {}, t("planning.fields")), stoneLegend(), fields),
     h("section", { class: "panel" }, h("h2", {}, t("planning.sieges")), h("p", { class: "muted small-text" }, t("planning.siege_help")), castles),
     h("section", { class: "panel" }, h("h2", {}, t("planning.defend")), destination(g, "castle", plan)));
 }
@@ -655,10 +687,20 @@ function stoneLegend() {
     STONES.map((s) => h("span", { class: "legend-item" }, stoneChip(s), " ", t(`stone.${s}`))));
 }
 
+/** Whether one of the player's placed vikings could stand on ``dest`` instead (R3.1). */
+function canMoveTo(dest, plan) {
+  return !(dest.startsWith("siege:") && plan[dest]);
+}
+
 function destination(g, dest, plan) {
   const pub = g.public;
   const count = plan[dest] || 0;
-  const canPlace = legalHas("place", { to: dest });
+  const free = g.private.unplanned;
+  const move = ui.move;
+  const canPlace = !move && legalHas("place", { to: dest });
+  // while moving: the places it can go to (from a viking), or the vikings that can go (to a place)
+  const target = move && (move.from ? move.from !== dest && canMoveTo(dest, plan) : count > 0 && dest !== move.to);
+  const pickable = !move && free === 0 && count > 0; // all placed: a tap picks this one up
   let detail = null;
   let empty = false;
   if (FIELDS.includes(dest)) {
@@ -668,23 +710,72 @@ function destination(g, dest, plan) {
   } else if (dest.startsWith("siege:")) {
     const [, owner, side] = dest.split(":");
     const castle = pub.seats[Number(owner)].castle;
-    const tops = SIDE_SITES[side].map((site) => castle[site - 1]);
-    empty = tops.every((stack) => stack.length === 0);
-    detail = h("span", { class: "chips" }, tops.map((stack) => (stack.length ? stoneChip(stack[stack.length - 1]) : h("span", { class: "stone none" }, "·"))));
+    empty = SIDE_SITES[side].every((site) => castle[site - 1].length === 0);
+    detail = empty ? null : sitePair(castle, side);
   }
   const label = dest === "castle" ? t("planning.castle") : FIELDS.includes(dest) ? dest : t(`side.${dest.split(":")[2]}`);
-  return h("div", { class: `dest ${count ? "has" : ""} ${canPlace ? "" : "blocked"} ${empty && dest !== "castle" ? "empty" : ""}` },
+  const live = canPlace || target || pickable || (!move && free === 0);
+  const classes = ["dest", count ? "has" : "", move && move.from === dest ? "from" : "", move && move.to === dest ? "to" : "",
+    target ? "target" : "", live ? "" : "blocked", empty && dest !== "castle" ? "empty" : ""];
+  return h("div", { class: classes.filter(Boolean).join(" "), "data-place": dest },
     h("button", {
       class: "dest-main",
       disabled: ui.pending || !online,
-      "aria-disabled": canPlace ? "false" : "true",
+      "aria-disabled": live ? "false" : "true",
       "data-action": canPlace ? JSON.stringify({ type: "place", to: dest }) : null,
       "data-dest": dest,
-      onclick: () => act({ type: "place", to: dest }),
+      onclick: () => tapDestination(dest),
     }, h("strong", {}, label), detail,
       empty && dest !== "castle" ? h("span", { class: "hint-text" }, t("planning.nothing_to_win")) : null),
-    h("span", { class: "dest-count" }, count ? [icon("viking"), `×${count}`] : ""),
-    count ? h("button", { class: "small", disabled: ui.pending, "aria-label": t("planning.take_back"), onclick: () => act({ type: "unplace", from: dest }) }, "−") : null);
+    count ? h("span", { class: "dest-side" },
+      h("button", {
+        class: `dest-count ${move && move.from === dest ? "chosen" : ""}`, disabled: ui.pending,
+        "aria-pressed": move && move.from === dest ? "true" : "false", "aria-label": t("planning.move_from_here"),
+        onclick: () => { ui.move = move && move.from === dest ? null : { from: dest }; render(); },
+      }, icon("viking"), `×${count}`),
+      h("button", { class: "small take-back", disabled: ui.pending, "aria-label": t("planning.take_back"), onclick: () => act({ type: "unplace", from: dest }) }, "−"))
+      : null);
+}
+
+/** A tap on a place of the planning board: place a viking, or move one there. */
+function tapDestination(dest) {
+  const g = msg.game;
+  const plan = g.private.plan;
+  const move = ui.move;
+  if (move && move.from) {
+    if (move.from === dest) ui.move = null;
+    else moveViking(move.from, dest);
+  } else if (move && move.to) {
+    if (plan[dest] && dest !== move.to) moveViking(dest, move.to);
+    else ui.move = dest === move.to ? null : { to: dest };
+  } else if (g.private.unplanned > 0) {
+    act({ type: "place", to: dest });
+    return;
+  } else if (plan[dest]) {
+    ui.move = { from: dest }; // every viking is placed: this one is picked up
+  } else {
+    const sources = Object.keys(plan);
+    if (sources.length === 1) moveViking(sources[0], dest); // only one place to take it from
+    else ui.move = { to: dest }; // ask which one
+  }
+  render();
+}
+
+/** Move one viking: take it back from one place and put it on another (two steps of the plan). */
+async function moveViking(from, to) {
+  ui.move = null;
+  if (!canMoveTo(to, msg.game.private.plan)) {
+    showToast(errorText({ code: "siege_field_taken", message: "", params: {} }), "error");
+    return;
+  }
+  const first = await act({ type: "unplace", from });
+  if (!first || !first.ok) return;
+  await caughtUp(first.version);
+  const second = await act({ type: "place", to });
+  if (second && !second.ok) { // refused (its reason is shown): the viking goes back where it was
+    await caughtUp(second.version);
+    await act({ type: "place", to: from });
+  }
 }
 
 function planSummary(plan) {
@@ -693,11 +784,21 @@ function planSummary(plan) {
   return h("ul", { class: "plan" }, entries.map(([dest, n]) => h("li", {}, `${placeName(dest, seats())}: ${n}`)));
 }
 
+/** One building site: its stack of stones (bottom first) over its number. */
+function siteStack(stack, site, chip = (stone) => stoneChip(stone)) {
+  return h("span", { class: "site", "data-site": site },
+    h("span", { class: "stack" }, stack.length ? stack.map((stone, level) => chip(stone, level)) : h("span", { class: "stone none" }, "·")),
+    h("span", { class: "site-no" }, site));
+}
+
+/** The two building sites a siege field touches (D3). */
+function sitePair(castle, side) {
+  return h("span", { class: "site-pair" }, SIDE_SITES[side].map((site) => siteStack(castle[site - 1], site)));
+}
+
 function castleMini(stacks, owner) {
   return h("div", { class: "castle-mini", "aria-label": t("planning.castle_of", { name: name(owner) }) },
-    stacks.map((stack, i) => h("div", { class: "site" },
-      h("div", { class: "stack" }, stack.map((stone) => stoneChip(stone, "tiny"))),
-      h("span", { class: "site-no" }, i + 1))));
+    stacks.map((stack, i) => siteStack(stack, i + 1)));
 }
 
 // fights

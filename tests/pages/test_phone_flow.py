@@ -20,12 +20,16 @@ from server.games.eketorp import SPEC, EketorpState
 
 from ..games.eketorp.helpers import (
     BLUE,
+    GREEN,
     RED,
+    YELLOW,
     clear_fields,
     new_game,
     plan,
     play_out,
+    set_castle,
     set_field,
+    siege,
 )
 from ..support import ServerProcess
 from .conftest import PHONE_SMALL, Watched, screenshot, tap_until, wait_until
@@ -65,6 +69,7 @@ export function io(options) {
 """
 
 NAMES = ["Anna", "Bram", "Carla", "Dirk", "Eva", "Finn"]
+COUNT_C = "document.querySelector('[data-field=C] .entry-count').textContent.startsWith('{}')"
 TIMES = "\u00d7"  # the multiplication sign the page writes ("3 times 2")
 COLOURS = {"red": "▲", "blue": "●", "yellow": "■", "green": "◆", "white": "★", "black": "✚"}
 
@@ -326,7 +331,134 @@ def test_stones_show_their_points_and_a_shape_never_a_letter(
     assert all(len(s) == 1 for s in shapes.values())  # one shape per kind of stone ...
     assert len({next(iter(s)) for s in shapes.values()}) == 4  # ... and four different ones
     assert page.inner_text("[data-dest=C]").split() == ["C", "2", "2", "2"]
+    assert "Les pierres et leur valeur" in page.inner_text(".legend")
     screenshot(page, "phone-fr-stones")
+    phone.no_errors()
+
+
+# -- 8. moving a placed viking ---------------------------------------------------------------------
+
+
+def count_at(page: Any, place: str) -> str:
+    box = page.query_selector(f"[data-place='{place}'] .dest-count")
+    return box.inner_text().strip() if box else ""
+
+
+def test_a_placed_viking_moves_with_two_taps(browser: Any, server: ServerProcess) -> None:
+    st = new_game(4)
+    phone = Phone(browser, server, st, seat=RED)
+    page = phone.page
+    page.wait_for_selector("[data-dest=A]")
+    home = st.home[RED]
+    for n in range(1, home + 1):
+        page.tap("[data-dest=A]")
+        phone.settle()
+        assert count_at(page, "A") == f"{TIMES}{n}"
+    assert "All placed" in page.inner_text(".plan-status")
+    # every viking is placed and they all stand on A: a tap on B moves one there at once
+    page.tap("[data-dest=B]")
+    phone.settle()
+    assert st.plans[RED] == {"A": home - 1, "B": 1}
+    # pick one up (the count beside it), then put it down
+    page.tap("[data-place=A] .dest-count")
+    phone.settle()
+    assert "Moving a viking from field A" in page.inner_text(".plan-status")
+    page.tap("[data-dest=C]")
+    phone.settle()
+    assert st.plans[RED] == {"A": home - 2, "B": 1, "C": 1}
+    # a tap on an empty place when vikings stand on several: which one goes there?
+    page.tap("[data-dest=D]")
+    phone.settle()
+    assert "Which viking goes to field D?" in page.inner_text(".plan-status")
+    page.tap("[data-dest=B]")
+    phone.settle()
+    assert st.plans[RED] == {"A": home - 2, "C": 1, "D": 1}
+    # onto a siege field, then a second one there: one per siege field, refused at once
+    ram = siege(BLUE, "ram")
+    page.tap("[data-place=A] .dest-count")
+    phone.settle()
+    page.tap(f"[data-dest='{ram}']")
+    phone.settle()
+    assert st.plans[RED] == {"A": home - 3, "C": 1, "D": 1, ram: 1}
+    page.tap("[data-place=A] .dest-count")
+    phone.settle()
+    page.tap(f"[data-dest='{ram}']", force=True)  # greyed out, but a player may still tap it
+    page.wait_for_selector(".toast-error")
+    assert "one per siege field" in page.inner_text(".toast")
+    assert st.plans[RED] == {"A": home - 3, "C": 1, "D": 1, ram: 1}
+    assert phone.refused == []
+    assert [a["type"] for a in phone.actions()[home:]] == ["unplace", "place"] * 4
+    page.tap("#commit")
+    wait_until(page, "document.querySelector('#commit') === null")
+    assert st.committed[RED]
+    phone.no_errors()
+
+
+# -- 10. the 360x640 planning screen breathes ------------------------------------------------------
+
+
+def test_the_planning_screen_leaves_room_on_a_360x640_phone(
+    browser: Any, server: ServerProcess
+) -> None:
+    st = new_game(4)
+    for owner in (BLUE, YELLOW, GREEN):
+        set_castle(st, owner, [["grass", "wood"], ["clay"], [], ["wood"], [], []])
+    phone = Phone(browser, server, st, seat=RED)
+    page = phone.page
+    page.wait_for_selector(".plan-head")
+    page.evaluate("window.scrollTo(0, 700)")  # while scrolling, only this stays on screen
+    fixed = page.evaluate(
+        """() => ['.topbar', '.plan-head', '.athand']
+                 .map((s) => document.querySelector(s).getBoundingClientRect().height)"""
+    )
+    assert sum(fixed) <= 0.3 * 640, fixed
+    chips = page.evaluate(
+        """() => [...document.querySelectorAll('.siege-row .stone:not(.none)')]
+                 .map((el) => el.getBoundingClientRect().width)"""
+    )
+    assert len(chips) == 3 * 4 and min(chips) >= 16, chips  # 4 stones on each of 3 castles
+    no_wider_than_the_phone(page)
+    screenshot(page, "phone-planning-360-scrolled")
+    phone.no_errors()
+
+
+# -- 11. small things ------------------------------------------------------------------------------
+
+
+def test_the_language_menu_and_the_material_card_fit(browser: Any, server: ServerProcess) -> None:
+    st = new_game(4, deck="physical")
+    assert st.phase == "materials" and st.active_seats() == [RED]
+    phone = Phone(browser, server, st, seat=RED, lang="nl")
+    page = phone.page
+    page.wait_for_selector(".entry-row")
+    # the whole language name shows ("Nederlands", not "Nederlar")
+    room = page.evaluate(
+        """() => {
+             const select = document.querySelector('.lang-switch');
+             const probe = document.createElement('span');
+             probe.style.font = getComputedStyle(select).font;
+             probe.textContent = select.selectedOptions[0].textContent;
+             document.body.append(probe);
+             const need = probe.getBoundingClientRect().width;
+             probe.remove();
+             return [select.getBoundingClientRect().width, need];
+           }"""
+    )
+    assert room[0] >= room[1] + 16, room  # the text and the arrow
+    rows = page.evaluate(
+        """() => [...document.querySelectorAll('.entry-row')]
+                 .map((r) => r.getBoundingClientRect().height)"""
+    )
+    assert len(rows) == 7 and max(rows) < 50 and max(rows) - min(rows) < 1, rows  # one line each
+    page.tap("[data-field=C] .entry-add >> nth=1")
+    wait_until(page, COUNT_C.format(1))
+    page.tap("[data-field=C] .entry-add >> nth=1")
+    wait_until(page, COUNT_C.format(2))
+    assert st.card_draft == {"C": ["wood", 2]}
+    page.tap("[data-field=C] .entry-remove")
+    wait_until(page, COUNT_C.format(1))
+    no_wider_than_the_phone(page)
+    screenshot(page, "phone-nl-materials")
     phone.no_errors()
 
 
