@@ -4,7 +4,7 @@
 
 import {
   FIELDS, SIDES, SIDE_SITES, STATIONS, STONES, clear, connectTable, errorText, h, icon, languageSwitch,
-  chosenHere, loadLanguage, logLine, pickLanguage, placeName, seatBadge, stoneChip, stoneCounts, t,
+  chosenHere, loadLanguage, logLine, pickLanguage, placeName, seatBadge, stoneChip, t,
 } from "/static/common.js";
 import { canonical, verifyReveal } from "/static/sha256.js";
 
@@ -20,18 +20,24 @@ window.__longhallDrawTimes = drawTimes;
 // choice against them gave (by salt): anyone watching can trust that nobody changed a plan.
 const shown = {};
 const checked = {};
+// The latest reveal of each seat's choice, by game, seat and content: the table keeps only its
+// last few reveals, and a round with many fights would push the plans out of the list while they
+// are still shown in the castles.
+const reveals = new Map();
+const revealKey = (seat, content) => `${msg.table.game_id}:${seat}:${canonical(content)}`;
 
 function checkFingerprints() {
   for (const [seat, fingerprint] of Object.entries(msg.table.fingerprints)) shown[seat] = fingerprint;
   for (const reveal of msg.table.reveals) {
-    if (!(reveal.salt in checked)) checked[reveal.salt] = verifyReveal(reveal, shown[String(reveal.seat)]);
+    if (reveal.salt in checked) continue;
+    checked[reveal.salt] = verifyReveal(reveal, shown[String(reveal.seat)]);
+    reveals.set(revealKey(reveal.seat, reveal.content), reveal);
   }
 }
 
 /** The check mark for a revealed choice of ``seat`` equal to ``content``, if it was fingerprinted. */
 function fingerprintMark(seat, content) {
-  const text = canonical(content); // key order may differ between the view and the reveal
-  const reveal = [...msg.table.reveals].reverse().find((r) => r.seat === seat && canonical(r.content) === text);
+  const reveal = reveals.get(revealKey(seat, content)); // canonical: key order may differ
   if (!reveal) return null;
   return checked[reveal.salt]
     ? h("span", { class: "check ok", title: t("table.fingerprint_ok") }, "✓ ", reveal.hash.slice(0, 8))
@@ -80,10 +86,13 @@ function render() {
     online: online ? "true" : "false",
   });
   clear(app);
+  const playing = msg && msg.table.status === "playing" && msg.game;
+  // the class says which screen this is and, in a game, how many castles share the middle
+  app.className = playing ? `game players-${msg.game.public.players}` : "lobby";
   if (msg) checkFingerprints();
   if (!msg) {
     app.append(h("p", { class: "center muted" }, t("conn.connecting")));
-  } else if (msg.table.status === "playing" && msg.game) {
+  } else if (playing) {
     app.append(...gameScreen());
   } else {
     app.append(...lobbyScreen());
@@ -107,18 +116,69 @@ function name(seat) {
   return s ? `${s.symbol} ${s.name}` : "?";
 }
 
+// -- pieces on the board -------------------------------------------------------------------------
+
+/**
+ * Pieces in groups ({make, n}): one by one while there are at most ``most`` in all, else one of
+ * each group with its count ("×3"), so a crowded place still fits on one or two lines.
+ */
+function pieces(groups, most) {
+  const total = groups.reduce((sum, group) => sum + group.n, 0);
+  const out = [];
+  for (const group of groups) {
+    if (!group.n) continue;
+    if (total <= most) {
+      for (let i = 0; i < group.n; i++) out.push(group.make());
+    } else {
+      out.push(h("span", { class: "group" }, group.make(), group.n > 1 ? h("span", { class: "times" }, `×${group.n}`) : null));
+    }
+  }
+  return out;
+}
+
+function token(seat) {
+  const info = seats()[seat];
+  return h("span", { class: `viking-token colour-${info.colour}`, title: info.name }, info.symbol);
+}
+
+/** The vikings of each seat on a place (a list of counts by seat). */
+function vikingsOn(occ, most = 4) {
+  return pieces(occ.map((n, seat) => ({ n, make: () => token(seat) })), most);
+}
+
+function stonesOf(counts, most = 4) {
+  return pieces(STONES.map((stone) => ({ n: counts[stone] || 0, make: () => stoneChip(stone) })), most);
+}
+
+function stonesIn(list, most = 3) {
+  const counts = {};
+  for (const stone of list) counts[stone] = (counts[stone] || 0) + 1;
+  return stonesOf(counts, most);
+}
+
+/** An address split only at its slashes, so the join code is never cut in two. */
+function url(address) {
+  const parts = address.match(/[^/]*\/*/g).filter(Boolean);
+  const out = [];
+  parts.forEach((part, i) => {
+    if (i) out.push(h("wbr"));
+    out.push(h("span", { class: "nobreak" }, part));
+  });
+  return out;
+}
+
 // -- the lobby -----------------------------------------------------------------------------------
 
 function lobbyScreen() {
   const table = msg.table;
-  const join = h("div", { class: "join" },
-    h("img", { class: "qr big", src: "/qr/join.svg?for=" + encodeURIComponent(table.join_url), alt: t("lobby_table.qr_alt") }),
-    h("div", {},
-      h("h2", {}, t("lobby_table.scan")),
-      h("p", { class: "url", id: "join-url" }, table.join_url),
-      table.hotspot ? h("div", { class: "wifi" },
-        h("img", { class: "qr", src: "/qr/wifi.svg", alt: t("lobby_table.wifi_alt") }),
-        h("p", {}, t("lobby_table.wifi", { ssid: table.hotspot.ssid }))) : null));
+  const over = table.status === "over" && table.result;
+  const qr = h("img", { class: "qr big", src: "/qr/join.svg?for=" + encodeURIComponent(table.join_url), alt: t("lobby_table.qr_alt") });
+  const heading = h("h2", {}, t("lobby_table.scan"));
+  const address = h("p", { class: "url", id: "join-url" }, url(table.join_url));
+  // before a game the QR code is as big as the screen allows; after one, the scores come first
+  const join = over
+    ? h("section", { class: "panel join" }, qr, h("div", { class: "join-text" }, heading, address))
+    : h("section", { class: "panel join" }, h("div", { class: "join-text" }, heading), qr, h("div", { class: "join-text" }, address));
   const list = h("ol", { class: "seats big" }, table.seats.map((s, i) =>
     h("li", {}, seatBadge(s),
       s.host ? h("span", { class: "tag" }, t("lobby.host")) : null,
@@ -129,12 +189,16 @@ function lobbyScreen() {
   const parts = [
     h("header", { class: "titlebar" }, h("h1", {}, "Longhall · ", t(`games.${table.game}`)), h("span", { class: "spacer" }), languageSwitch(render)),
   ];
-  if (table.status === "over" && table.result) parts.push(finalScores(table.result));
-  parts.push(h("div", { class: "lobby-grid" }, join,
-    h("section", { class: "panel" },
-      h("h2", {}, t("lobby.seats", { n, max: table.max_players })),
-      n ? list : h("p", { class: "muted" }, t("lobby_table.empty")),
-      h("p", { class: "muted" }, n >= table.min_players ? t("lobby_table.ready") : t("lobby_table.need", { min: table.min_players })))));
+  if (over) parts.push(finalScores(table.result));
+  parts.push(h("div", { class: `lobby-grid ${over ? "after-game" : ""}` }, join,
+    h("div", { class: "lobby-side" },
+      h("section", { class: "panel" },
+        h("h2", {}, t("lobby.seats", { n, max: table.max_players })),
+        n ? list : h("p", { class: "muted" }, t("lobby_table.empty")),
+        h("p", { class: "muted" }, n >= table.min_players ? t("lobby_table.ready") : t("lobby_table.need", { min: table.min_players }))),
+      table.hotspot ? h("section", { class: "panel wifi" },
+        h("img", { class: "qr", src: "/qr/wifi.svg", alt: t("lobby_table.wifi_alt") }),
+        h("p", {}, t("lobby_table.wifi", { ssid: table.hotspot.ssid }))) : null)));
   return parts;
 }
 
@@ -143,8 +207,9 @@ function finalScores(result) {
   const cats = ["amulets", ...STONES, "complete"];
   const winners = new Set(result.winners);
   return h("section", { class: "panel final" },
-    h("h2", {}, result.status === "abandoned" ? t("score.abandoned") : t("score.title")),
-    result.winners.length ? h("p", { class: "winners" }, t("score.winners", { names: result.winners.map((w) => (result.seats[w] || {}).name).join(", ") })) : null,
+    h("div", { class: "final-head" },
+      h("h2", {}, result.status === "abandoned" ? t("score.abandoned") : t("score.title")),
+      result.winners.length ? h("p", { class: "winners" }, icon("star"), " ", t("score.winners", { names: result.winners.map((w) => (result.seats[w] || {}).name).join(", ") })) : null),
     h("table", { class: "scores" },
       h("thead", {}, h("tr", {}, h("th", {}, ""), cats.map((c) => h("th", {}, t(`score.${c}`))), h("th", {}, t("score.total")))),
       h("tbody", {}, result.scores.map((score, i) => h("tr", { class: winners.has(i) ? "winner" : "" },
@@ -162,51 +227,42 @@ function gameScreen() {
       h("h1", {}, t(`games.${msg.table.game}`)),
       h("span", { class: "pill" }, t("game.round", { round: pub.round, max: pub.max_rounds })),
       h("span", { class: "pill phase" }, t(`phase.${pub.phase}`)),
-      h("span", { class: "pill" }, t("game.start_player", { name: name(pub.start_player) })),
       msg.table.paused ? h("span", { class: "pill warn" }, t("game.paused")) : null,
       h("span", { class: "spacer" }),
-      h("span", { class: "muted small-text" }, t("game.join_hint", { url: msg.table.join_url })),
-      languageSwitch(render)),
+      h("span", { class: "join-hint muted" }, t("game.join_hint", { url: "" }), url(msg.table.join_url))),
     h("div", { class: "board" },
       h("div", { class: "left" }, fieldsPanel(pub), hospitalPanel(pub), cardsPanel(pub)),
-      h("div", { class: `castles players-${pub.players}` }, pub.seats.map((s, i) => castlePanel(pub, s, i))),
+      h("div", { class: "castles" }, pub.seats.map((s, i) => castlePanel(pub, s, i))),
       h("div", { class: "right" }, phasePanel(pub), logPanel(pub))),
   ];
 }
 
 function fieldsPanel(pub) {
   return h("section", { class: "panel fields-panel" },
-    h("h2", {}, t("table.fields")),
+    h("h2", {}, t("table.fields_heading")),
     h("div", { class: "field-list" }, FIELDS.map((field) => {
       const occ = pub.board[field] || [];
+      // a row holds about 8 pieces: the vikings get what the stones leave
+      const stones = STONES.reduce((sum, stone) => sum + (pub.fields[field][stone] || 0), 0);
       return h("div", { class: `field ${pub.sharing && pub.sharing.field === field ? "active" : ""}` },
         h("strong", { class: "field-letter" }, field),
-        h("span", { class: "chips" }, stoneCounts(pub.fields[field])),
-        h("span", { class: "vikings-on" }, vikingsOn(occ)));
+        h("span", { class: "field-stones" }, stonesOf(pub.fields[field], 4)),
+        h("span", { class: "field-vikings" }, vikingsOn(occ, 8 - Math.min(stones, 4))));
     })));
 }
 
-function vikingsOn(occ) {
-  const out = [];
-  occ.forEach((n, seat) => {
-    for (let i = 0; i < n; i++) out.push(h("span", { class: `viking-token colour-${seats()[seat].colour}` }, seats()[seat].symbol));
-  });
-  return out;
-}
-
 function hospitalPanel(pub) {
-  return h("section", { class: "panel" },
-    h("h2", {}, t("table.hospital")),
-    h("div", { class: "stations" }, [...STATIONS, "healthy"].map((station, index) =>
-      h("div", { class: "station" },
-        h("span", { class: "station-name" }, t(`station.${station}`)),
-        h("span", {}, index < 3 ? pub.seats.flatMap((s, seat) =>
-          Array.from({ length: s.hospital[index] }, () => h("span", { class: `viking-token colour-${seats()[seat].colour}` }, seats()[seat].symbol))) : [])))),
-    h("p", { class: "muted small-text" }, t("table.hospital_help")));
+  // the stations in the direction of the arrow, top to bottom
+  return h("section", { class: "panel hospital" },
+    h("h2", {}, icon("hospital"), " ", t("table.hospital")),
+    h("ol", { class: "stations" }, [...STATIONS, "healthy"].map((station, index) =>
+      h("li", { class: "station" },
+        h("span", { class: "station-name" }, index ? "↓ " : "", t(`station.${station}`)),
+        h("span", { class: "station-vikings" }, index < 3 ? vikingsOn(pub.seats.map((s) => s.hospital[index]), 6) : null)))));
 }
 
 function cardsPanel(pub) {
-  return h("section", { class: "panel small-text" },
+  return h("section", { class: "panel cards-panel" },
     h("p", {}, t("table.draw_pile", { n: pub.cards.draw })),
     h("p", {}, t("table.general_discard", { n: pub.cards.general })),
     pub.material.mode === "house" ? h("p", {}, t("table.deck_left", { n: pub.material.deck_left })) : h("p", {}, t("table.physical_deck")));
@@ -214,50 +270,83 @@ function cardsPanel(pub) {
 
 function castlePanel(pub, s, seat) {
   const info = seats()[seat];
-  const defenders = (pub.board[`castle:${seat}`] || [])[seat] || 0;
-  const fingerprint = msg.table.fingerprints[String(seat)];
+  const defenders = pub.board[`castle:${seat}`] || [];
   const acting = pub.active.includes(seat);
   // each siege field sits above the two building sites it attacks (D3)
   const sides = SIDES.map((side) => h("div", { class: "side" },
-    h("div", { class: "siege-field" },
-      h("span", { class: "side-name" }, t(`side.${side}`)),
-      h("span", {}, vikingsOn(pub.board[`siege:${seat}:${side}`] || []))),
+    h("div", { class: "siege-field", title: t(`side.${side}`) },
+      h("span", { class: "side-name" }, icon(side, t(`side.${side}`)), h("span", { class: "side-word" }, t(`side.${side}`))),
+      h("span", { class: "siegers" }, vikingsOn(pub.board[`siege:${seat}:${side}`] || [], 6))),
     h("div", { class: "sites" }, SIDE_SITES[side].map((site) => {
       const stack = s.castle[site - 1];
       return h("div", { class: "site" },
         h("div", { class: "stack" }, stack.map((stone, level) => stoneChip(stone, level >= stack.length - s.fresh[site - 1] ? "fresh" : ""))),
         h("span", { class: "site-no" }, site));
     }))));
-  return h("section", { class: `panel castle colour-edge-${info.colour} ${acting ? "acting" : ""}` },
-    h("header", {}, seatBadge(info), seat === pub.start_player ? h("span", { class: "tag start" }, t("lobby.starts")) : null,
-      h("span", { class: "spacer" }), h("span", { class: "score" }, icon("star", t("hand.score")), " ", s.score.total)),
+  return h("section", { class: `panel castle colour-edge-${info.colour} ${acting ? "acting" : ""}`, dataset: { seat } },
+    h("header", {},
+      seatBadge(info),
+      acting ? icon("turn", t("table.to_act")) : null,
+      seat === pub.start_player ? h("span", { class: "tag start" }, t("lobby.starts")) : null,
+      h("span", { class: "spacer" }),
+      h("span", { class: "score" }, icon("star", t("hand.score")), " ", s.score.total)),
     h("div", { class: "castle-body" }, sides),
-    h("div", { class: "keep" },
-      defenders ? h("span", { title: t("table.defenders") }, icon("shield", t("table.defenders")), " ", vikingsOn(pub.board[`castle:${seat}`] || [])) : null,
-      s.beside.length ? h("span", { class: "small-text" }, t("table.beside"), " ", s.beside.map((x) => stoneChip(x))) : null),
     h("footer", { class: "stats" },
       h("span", { title: t("hand.amulets") }, icon("amulet", t("hand.amulets")), " ", s.amulets),
       h("span", { title: t("table.cards_in_hand") }, icon("cards", t("table.cards_in_hand")), " ", s.hand),
       h("span", { title: t("table.vikings_home") }, icon("viking", t("table.vikings_home")), " ", s.home),
-      s.carry.length ? h("span", { title: t("table.carrying") }, s.carry.map((x) => stoneChip(x, "tiny"))) : null,
-      pub.phase === "planning" || pub.phase === "reveal"
-        ? h("span", { class: `commit ${s.committed ? "yes" : "no"}` }, s.committed ? t("table.committed") : t("table.planning"),
-          fingerprint ? h("code", { class: "fingerprint", title: t("table.fingerprint_help") }, fingerprint) : null)
-        : null,
-      pub.phase === "building" ? h("span", { class: `commit ${s.built ? "yes" : "no"}` }, s.built ? t("table.built") : t("table.building")) : null,
-      s.discard.length ? h("span", { class: "small-text muted" }, t("table.discard", { cards: s.discard.join(" ") })) : null));
+      s.carry.length ? h("span", { class: "carry", title: t("table.carrying") }, stonesIn(s.carry)) : null,
+      defenders.some(Boolean) ? h("span", { class: "defenders", title: t("table.defenders") }, icon("shield", t("table.defenders")), vikingsOn(defenders, 3)) : null,
+      s.beside.length ? h("span", { class: "beside" }, t("table.beside"), " ", stonesIn(s.beside)) : null,
+      s.discard.length ? h("span", { class: "muted discard" }, t("table.discard", { cards: s.discard.join(" ") })) : null),
+    castleStatus(pub, s, seat));
+}
+
+/** Below each castle: its plan (committed, then revealed), or its building. */
+function castleStatus(pub, s, seat) {
+  const fingerprint = msg.table.fingerprints[String(seat)];
+  const plan = pub.revealed && ["pick", "swap", "choose", "loot", "sharing"].includes(pub.phase) ? pub.revealed[String(seat)] : null;
+  // an empty plan: every viking of this seat is in the hospital, and there was nothing to commit
+  return h("div", { class: "castle-status" },
+    pub.phase === "planning" || pub.phase === "reveal"
+      ? h("p", { class: `commit ${s.committed ? "yes" : "no"}` }, s.committed ? t("table.committed") : t("table.planning"),
+        fingerprint ? h("code", { class: "fingerprint", title: t("table.fingerprint_help") }, fingerprint) : null)
+      : null,
+    plan && Object.keys(plan).length ? planLine(pub, seat, plan) : null,
+    pub.phase === "building" ? h("p", { class: `commit ${s.built ? "yes" : "no"}` }, s.built ? t("table.built") : t("table.building")) : null);
+}
+
+/** A revealed plan in a few marks: A ×2, ⚓ ◆ (the boat of ◆), 🛡 ×1 (its own castle). */
+function planLine(pub, seat, plan) {
+  const marks = Object.entries(plan).map(([dest, n]) => {
+    const place = placeName(dest === "castle" ? `castle:${seat}` : dest, seats());
+    let what;
+    if (dest === "castle") {
+      what = icon("shield");
+    } else if (FIELDS.includes(dest)) {
+      what = h("strong", { class: "field-mark" }, dest);
+    } else {
+      const [, owner, side] = dest.split(":");
+      what = [icon(side), token(Number(owner))];
+    }
+    return h("span", { class: "plan-mark", title: place }, what, n > 1 ? `×${n}` : null);
+  });
+  return h("p", { class: "plan" },
+    icon("viking", t("table.move_vikings")), " ",
+    marks, " ",
+    fingerprintMark(seat, plan));
 }
 
 function phasePanel(pub) {
   const body = [];
   switch (pub.phase) {
     case "materials":
-      body.push(h("p", {}, t("table.materials_wait", { name: name(pub.start_player) })));
+      body.push(h("p", { class: "big-text" }, t("table.materials_wait", { name: name(pub.start_player) })));
       break;
     case "planning":
       body.push(h("p", { class: "big-text" }, t("table.planning_text")));
       body.push(h("p", {}, t("table.waiting_for", { names: pub.active.map(name).join(", ") })));
-      body.push(h("p", { class: "muted small-text" }, t("table.fingerprint_help")));
+      body.push(h("p", { class: "muted" }, t("table.fingerprint_help")));
       break;
     case "reveal":
       body.push(h("p", { class: "big-text" }, t("table.all_committed")));
@@ -277,11 +366,15 @@ function phasePanel(pub) {
     default:
       break;
   }
-  if (pub.fight) body.push(fightPanel(pub));
-  else if (pub.phase === "pick") body.push(h("p", { class: "big-text" }, t("fight.wait_pick", { name: name(pub.turn) })));
-  if (pub.last_fight && !pub.fight) body.push(lastFightPanel(pub.last_fight));
-  if (pub.revealed && ["pick", "swap", "choose", "loot", "sharing"].includes(pub.phase)) body.push(revealPanel(pub));
-  return h("section", { class: "panel phase-panel" }, h("h2", {}, t(`phase.${pub.phase}`)), body);
+  if (pub.fight) {
+    body.push(fightPanel(pub));
+  } else if (pub.phase === "pick") {
+    body.push(h("p", { class: "big-text" }, t("fight.wait_pick", { name: name(pub.turn) })));
+    // right after the reveal: the plans are in the castles, the players move their vikings
+    if (!pub.last_fight) body.push(h("p", {}, t("table.move_vikings_castles")));
+  }
+  if (pub.last_fight && !pub.fight && pub.phase !== "round_end") body.push(lastFightPanel(pub.last_fight));
+  return h("section", { class: "panel phase-panel" }, body);
 }
 
 function fightPanel(pub) {
@@ -289,53 +382,55 @@ function fightPanel(pub) {
   const title = f.kind === "siege"
     ? t(f.defended ? "fight.siege_title" : "fight.siege_undefended_title", { a: name(f.a), b: name(f.b), side: t(`side.${f.field.split(":")[2]}`) })
     : t("fight.fight_title", { a: name(f.a), b: name(f.b), place: placeName(f.field, seats()) });
+  const revealed = pub.phase === "loot" && pub.last_fight;
   let status;
   if (pub.phase === "swap") status = t("fight.wait_swap", { name: name(f.swapper) });
   else if (pub.phase === "choose") status = t("fight.they_choose", { a: name(f.a), b: name(f.b) });
   else if (pub.phase === "loot") status = t("loot.wait", { name: name(f.a) });
   return h("div", { class: "fight" },
-    h("p", { class: "big-text" }, title),
-    h("div", { class: "duel" },
-      seatBadge(seats()[f.a]), cardBack(f.a, f.chosen[0]),
-      h("span", {}, ":"),
-      cardBack(f.b, f.chosen[1]), seatBadge(seats()[f.b])),
-    status ? h("p", {}, status) : null,
-    f.swaps[0] || f.swaps[1] ? h("p", { class: "small-text" }, t("table.swaps", { a: f.swaps[0], b: f.swaps[1] })) : null,
-    pub.phase === "loot" && pub.last_fight ? lastFightPanel(pub.last_fight) : null);
+    h("p", { class: "fight-title" }, title),
+    revealed ? duel(pub.last_fight, true) : duel(f, false),
+    revealed ? fightResult(pub.last_fight) : null,
+    status ? h("p", { class: "big-text" }, status) : null,
+    f.swaps[0] || f.swaps[1] ? h("p", {}, t("table.swaps", { a: f.swaps[0], b: f.swaps[1] })) : null);
 }
 
-function cardBack(seat, chosen) {
-  const fingerprint = msg.table.fingerprints[String(seat)];
-  return h("span", { class: "card-slot" },
-    h("span", { class: `card back ${chosen ? "chosen" : ""}` }, chosen ? "✓" : "?"),
-    chosen && fingerprint ? h("code", { class: "fingerprint", title: t("table.fingerprint_help") }, fingerprint) : null);
+/** The two fighters side by side, each above their card: face down until both are revealed. */
+function duel(fight, revealed) {
+  const card = (i) => {
+    if (revealed) return h("span", { class: `card card-${fight.values[i]}` }, fight.values[i]);
+    const seat = i ? fight.b : fight.a;
+    const chosen = fight.chosen[i];
+    const fingerprint = msg.table.fingerprints[String(seat)];
+    return h("span", { class: "card-slot" },
+      h("span", { class: `card back ${chosen ? "chosen" : ""}` }, chosen ? "✓" : "?"),
+      chosen && fingerprint ? h("code", { class: "fingerprint", title: t("table.fingerprint_help") }, fingerprint) : null);
+  };
+  return h("div", { class: `duel ${revealed ? "reveal-cards" : ""}` },
+    seatBadge(seats()[fight.a], "fighter"), h("span", { class: "versus" }), seatBadge(seats()[fight.b], "fighter"),
+    card(0), h("span", { class: "versus" }, ":"), card(1));
+}
+
+function fightResult(last) {
+  return [
+    h("p", {}, logLine({ e: "result", ...last }, seats())),
+    h("p", { class: "checks" }, [last.a, last.b].map((seat, i) => fingerprintMark(seat, { card: last.cards[i] }))),
+  ];
 }
 
 function lastFightPanel(last) {
   return h("div", { class: "last-fight" },
     h("h3", {}, t("fight.last")),
-    h("div", { class: "duel reveal-cards" },
-      seatBadge(seats()[last.a]), h("span", { class: `card card-${last.values[0]}` }, last.values[0]),
-      h("span", {}, ":"),
-      h("span", { class: `card card-${last.values[1]}` }, last.values[1]), seatBadge(seats()[last.b])),
-    h("p", {}, logLine({ e: "result", ...last }, seats())),
-    h("p", { class: "small-text" }, [last.a, last.b].map((seat, i) => fingerprintMark(seat, { card: last.cards[i] }))),
+    duel(last, true),
+    fightResult(last),
     last.loot && last.loot.kept ? h("p", {}, t("loot.taken_by", { name: name(last.a), stone: t(`stone.${last.loot.kept}`), removed: last.loot.removed.map((x) => t(`stone.${x}`)).join(", ") })) : null);
 }
 
-function revealPanel(pub) {
-  // always open: the table display has no mouse to open anything with
-  return h("section", { class: "revealed" },
-    h("h3", {}, t("table.move_vikings")),
-    h("ul", {}, Object.entries(pub.revealed).map(([seat, plan]) =>
-      h("li", {}, h("strong", {}, name(Number(seat))), ": ",
-        Object.entries(plan).map(([dest, n]) => `${placeName(dest === "castle" ? `castle:${seat}` : dest, seats())} ×${n}`).join(", ") || t("table.nothing_planned"),
-        " ", fingerprintMark(Number(seat), plan)))));
-}
-
 function logPanel(pub) {
-  const lines = pub.log.map((e) => logLine(e, seats())).filter(Boolean).slice(-9).reverse();
-  return h("section", { class: "panel log" }, h("h2", {}, t("table.log")), h("ol", {}, lines.map((line) => h("li", {}, line))));
+  const lines = pub.log.map((e) => logLine(e, seats())).filter(Boolean).slice(-12).reverse();
+  // the newest first; the oldest lines that do not fit are left out whole (data-whole-lines)
+  return h("section", { class: "panel log" }, h("h2", {}, t("table.log")),
+    h("ol", { "data-whole-lines": true }, lines.map((line) => h("li", {}, line))));
 }
 
 boot();

@@ -403,6 +403,12 @@ const ICONS = {
   shield: "M12 2l8 3v6c0 5-3.5 9-8 11-4.5-2-8-6-8-11V5z",
   hospital: "M9 3h6v6h6v6h-6v6H9v-6H3V9h6z",
   star: "M12 2l3 7h7l-5.5 4.5 2 7.5L12 17l-6.5 4 2-7.5L2 9h7z",
+  // the three siege fields, as drawn on the board: a catapult, a longship, a battering ram
+  catapult: "M2 17h15v2H2zM4 20.5a2 2 0 1 0 4 0a2 2 0 1 0-4 0zM11 20.5a2 2 0 1 0 4 0a2 2 0 1 0-4 0zM6 16l11-11 1.4 1.4-11 11zM16 4.5a3 3 0 1 0 6 0a3 3 0 1 0-6 0zM17 17V9h2v8z",
+  boat: "M1 13h22l-3.5 6h-15zM11 2h2v11h-2zM5 4h14l-1.5 7h-11z",
+  ram: "M1 8h15l6 3-6 3H1zM4 14h2v3H4zM11 14h2v3h-2zM2 19.5a2 2 0 1 0 4 0a2 2 0 1 0-4 0zM10 19.5a2 2 0 1 0 4 0a2 2 0 1 0-4 0zM3 16h12v2H3z",
+  // an hourglass: this player is the one the table waits for
+  turn: "M5 2h14v2h-1.5v3.5L13.5 12l4 4.5V20H19v2H5v-2h1.5v-3.5l4-4.5-4-4.5V4H5zM8.5 4v2.8l3.5 4 3.5-4V4zM12 14.5l-3.5 3V20h7v-2.5z",
 };
 
 export function icon(name, label = "") {

@@ -131,8 +131,8 @@ def test_a_whole_game_through_the_pages(browser: Any, server: ServerProcess) -> 
         for page in [table, *phones]:
             assert "⟦" not in page.text(), f"a missing translation on {page.name}"
         unmarked = table.page.evaluate(
-            "[...document.querySelectorAll('.revealed li')]"
-            ".filter(li => !li.querySelector('.check')).length"
+            "[...document.querySelectorAll('.castle .plan')]"
+            ".filter(plan => !plan.querySelector('.check')).length"
         )
         assert unmarked == 0, "a revealed plan without its fingerprint check"
         table.checked_ok += len(table.page.query_selector_all(".check.ok"))
