@@ -22,6 +22,7 @@ const ui = {
   toastTimer: null,
   selected: null, // building: the carried stone picked to place
   move: null, // planning: a viking being moved, {from} (picked up) or {to} (which one goes there?)
+  loot: null, // loot: {key, depth: {site: stones taken from its top}}
   sheet: null, // "help" | "host" | "castle" | null
   handover: null, // {seat, url, qr}
   notice: null,
@@ -289,6 +290,7 @@ function render() {
   if (newScreen) {
     shownScreen = screen;
     ui.move = null;
+    ui.loot = null;
   }
   const scroll = newScreen ? 0 : window.scrollY;
   clear(app);
@@ -805,20 +807,48 @@ function castleMini(stacks, owner) {
 function pickView(g) {
   const pub = g.public;
   if (pub.turn !== me()) return waiting(t("fight.wait_pick", { name: name(pub.turn) }));
-  const options = g.legal.filter((a) => a.type === "fight" || a.type === "siege");
+  // one block per place, with what can be won there, then whom to fight
+  const places = new Map();
+  for (const a of g.legal) {
+    if (a.type !== "fight" && a.type !== "siege") continue;
+    if (!places.has(a.field)) places.set(a.field, []);
+    places.get(a.field).push(a);
+  }
   return h("section", { class: "panel" },
     h("h2", {}, t("fight.your_pick")),
-    h("div", { class: "options" }, options.map((a) => {
-      let label;
-      if (a.type === "siege") {
-        const [, owner, side] = a.field.split(":");
-        const defended = (pub.board[`castle:${owner}`] || [])[Number(owner)];
-        label = t(defended ? "fight.siege_option" : "fight.siege_undefended_option", { name: name(Number(owner)), side: t(`side.${side}`) });
-      } else {
-        label = t("fight.fight_option", { name: name(a.opponent), place: placeName(a.field, seats()) });
-      }
-      return actionButton(label, a, { class: "option" });
-    })));
+    [...places].map(([field, options]) => h("div", { class: "fight-place", "data-field": field },
+      h("h3", { class: "capital" }, placeName(field, seats())),
+      atStake(pub, field, options),
+      h("div", { class: "options" }, options.map((a) => {
+        let label;
+        if (a.type === "siege") {
+          const owner = Number(field.split(":")[1]);
+          const defended = (pub.board[`castle:${owner}`] || [])[owner];
+          label = t(defended ? "fight.siege_option" : "fight.siege_undefended_option", { name: name(owner), side: t(`side.${field.split(":")[2]}`) });
+        } else {
+          label = t("fight.against", { name: name(a.opponent) });
+        }
+        return actionButton(label, a, { class: "option" });
+      })))));
+}
+
+/** What a fight or siege there can win: the stones on a field, or what the castle's two
+ * building sites next to a siege field could lose. */
+function atStake(pub, field, options) {
+  if (FIELDS.includes(field)) {
+    const stones = pub.fields[field];
+    const vikings = (pub.board[field] || []).reduce((a, b) => a + b, 0);
+    if (STONES.every((s) => !stones[s])) return h("p", { class: "stake none" }, t("fight.nothing_at_stake"));
+    return h("p", { class: "stake" }, t("fight.field_stake", { vikings }), " ", h("span", { class: "chips" }, stoneCounts(stones)));
+  }
+  const [, owner, side] = field.split(":");
+  const castle = pub.seats[Number(owner)].castle;
+  const [a, b] = SIDE_SITES[side];
+  if (!castle[a - 1].length && !castle[b - 1].length) return h("p", { class: "stake none" }, t("fight.nothing_at_stake_castle"));
+  const siege = options.some((o) => o.type === "siege");
+  return h("div", { class: "stake" },
+    h("p", {}, t(siege ? "fight.siege_stake" : "fight.siege_field_stake", { a, b, name: name(Number(owner)) })),
+    sitePair(castle, side));
 }
 
 function fightHeader(pub) {
@@ -829,8 +859,8 @@ function fightHeader(pub) {
   return h("h2", {}, where);
 }
 
-function handView(hand, playable) {
-  return h("div", { class: "hand" }, hand.map((value) => {
+function handView(hand, playable, extra = "") {
+  return h("div", { class: `hand ${extra}` }, hand.map((value) => {
     const action = { type: "play", card: value };
     return playable
       ? h("button", { class: "card-button", disabled: ui.pending || !online, "data-action": JSON.stringify(action), onclick: () => act(action) }, cardFace(value))
@@ -838,20 +868,33 @@ function handView(hand, playable) {
   }));
 }
 
+/** After a swap with amulets, the new hand, said plainly (and what it cost). */
+function swappedNote(g) {
+  const f = g.public.fight;
+  const index = [f.a, f.b].indexOf(me());
+  if (index < 0 || !f.swaps[index]) return null;
+  const spent = f.swaps[index] * g.private.hand.length; // D11: the hand keeps its size
+  return h("p", { class: "swapped", role: "status" }, t("fight.swapped", { n: spent }));
+}
+
 function swapView(g) {
   const pub = g.public;
   const f = pub.fight;
-  if (f.swapper !== me()) {
-    return h("section", { class: "panel" }, fightHeader(pub), h("p", {}, t("fight.wait_swap", { name: name(f.swapper) })));
-  }
   const hand = g.private.hand;
+  const fighting = [f.a, f.b].includes(me());
+  if (f.swapper !== me()) {
+    return h("section", { class: "panel" }, fightHeader(pub), h("p", {}, t("fight.wait_swap", { name: name(f.swapper) })),
+      fighting ? [swappedNote(g) || h("p", { class: "label" }, t("fight.your_hand")), handView(hand, false, swappedNote(g) ? "new" : "")] : null);
+  }
   const amulets = pub.seats[me()].amulets;
+  const note = swappedNote(g);
   return h("section", { class: "panel" },
     fightHeader(pub),
-    h("p", {}, t("fight.swap_intro")),
-    handView(hand, false),
+    note || h("p", {}, t("fight.swap_intro")),
+    handView(hand, false, note ? "new" : ""),
+    h("p", { class: "cost" }, t("fight.swap_cost", { n: hand.length, amulets })),
     h("div", { class: "button-row" },
-      actionButton(t("fight.swap", { n: hand.length, amulets }), { type: "swap" }, { class: "option" }),
+      actionButton(t("fight.swap", { n: hand.length }), { type: "swap" }, { class: "option" }),
       actionButton(t("fight.keep"), { type: "keep" }, { class: "primary" })),
     h("p", { class: "muted small-text" }, t("fight.swap_note")));
 }
@@ -870,31 +913,76 @@ function chooseView(g) {
       h("p", {}, t("fight.you_played", { name: name(other) })), cardFace(played, { class: "big" }));
   }
   const undefended = f.kind === "siege" && me() === f.b && !f.defended;
+  const note = swappedNote(g);
   return h("section", { class: "panel" }, fightHeader(pub),
+    note,
     h("p", {}, undefended ? t("fight.choose_undefended") : t("fight.choose")),
-    handView(g.private.hand, true));
+    handView(g.private.hand, true, note ? "new" : ""));
 }
 
+// loot: tap stones from the top of the two sites down, then choose the one to keep
 function lootView(g) {
   const pub = g.public;
   const f = pub.fight;
   const last = pub.last_fight;
   if (f.a !== me()) return h("section", { class: "panel" }, h("p", {}, t("loot.wait", { name: name(f.a) })));
-  const [, owner, side] = f.field.split(":");
-  const castle = pub.seats[Number(owner)].castle;
+  const owner = Number(f.field.split(":")[1]);
+  const side = f.field.split(":")[2];
+  const castle = pub.seats[owner].castle;
+  const sites = SIDE_SITES[side];
   const options = g.legal.filter((a) => a.type === "loot");
-  return h("section", { class: "panel" },
+  const key = JSON.stringify([f.field, last.damage, sites.map((site) => castle[site - 1])]);
+  if (!ui.loot || ui.loot.key !== key) ui.loot = { key, depth: Object.fromEntries(sites.map((site) => [site, 0])) };
+  const depth = ui.loot.depth;
+  // the stones a choice of depths removes, as the engine names them: [site, level], top first
+  const takeFor = (d) => sites.flatMap((site) => {
+    const height = castle[site - 1].length;
+    return Array.from({ length: d[site] }, (_, i) => [site, height - 1 - i]);
+  });
+  const sameTake = (a, take) => JSON.stringify(a.take) === JSON.stringify(take);
+  const allowed = (d) => options.some((a) => sameTake(a, takeFor(d)));
+  const take = takeFor(depth);
+  const removed = take.map(([site, level]) => castle[site - 1][level]);
+  const value = removed.reduce((sum, stone) => sum + STONE_VALUE[stone], 0);
+  const keeps = options.filter((a) => sameTake(a, take));
+  const tapStone = (site, level) => {
+    const height = castle[site - 1].length;
+    const wanted = height - level; // this stone and every stone above it
+    const next = { ...depth, [site]: depth[site] === wanted ? wanted - 1 : wanted };
+    if (next[site] === 0 && Object.values(next).every((n) => n === 0)) ui.loot.depth = next;
+    else if (allowed(next)) ui.loot.depth = next;
+    else {
+      showToast(t("loot.too_much", { damage: last.damage }), "error");
+      return;
+    }
+    render();
+  };
+  const stacks = h("div", { class: "loot-sites" }, sites.map((site) => {
+    const stack = castle[site - 1];
+    return h("div", { class: "loot-site" },
+      h("p", { class: "label" }, t("loot.site", { site })),
+      siteStack(stack, site, (stone, level) => {
+        const taken = level >= stack.length - depth[site];
+        const reachable = taken || allowed({ ...depth, [site]: stack.length - level });
+        return h("button", {
+          class: `stone-button ${taken ? "taken" : ""}`, disabled: ui.pending || !reachable, "aria-pressed": taken ? "true" : "false",
+          "data-site": site, "data-level": level, "aria-label": `${t(`stone.${stone}`)} (${STONE_VALUE[stone]}), ${t("loot.site", { site })}`,
+          onclick: () => tapStone(site, level),
+        }, stoneChip(stone));
+      }));
+  }));
+  return h("section", { class: "panel loot" },
     h("h2", {}, t("loot.title", { damage: last.damage })),
-    h("p", {}, t("loot.intro", { damage: last.damage, name: name(Number(owner)) })),
-    h("div", { class: "loot-sites" }, SIDE_SITES[side].map((site) =>
-      h("div", { class: "site big" }, h("div", { class: "stack" }, castle[site - 1].map((s) => stoneChip(s))), h("span", { class: "site-no" }, site)))),
-    h("div", { class: "options" }, options.map((a) => {
-      const removed = a.take.map(([site, level]) => castle[site - 1][level]);
-      return actionButton(
-        h("span", {}, t("loot.remove"), " ", removed.map((s) => stoneChip(s)), " ", t("loot.keep"), " ", stoneChip(a.keep)),
-        a, { class: "option" });
-    })),
-    actionButton(t("loot.nothing"), { type: "skip_loot" }));
+    h("p", {}, t("loot.intro", { damage: last.damage, name: name(owner) })),
+    h("p", { class: "muted small-text" }, t("loot.tap_stones")),
+    stacks,
+    h("p", { class: "loot-sum", role: "status" }, take.length
+      ? [t("loot.removing", { value, damage: last.damage }), " ", removed.map((stone) => stoneChip(stone))]
+      : t("loot.none_yet")),
+    keeps.length ? h("p", { class: "label" }, t("loot.keep_which")) : null,
+    h("div", { class: "options row" }, keeps.map((a) => actionButton(
+      h("span", {}, stoneChip(a.keep), " ", t("loot.keep_stone", { stone: t(`stone.${a.keep}`) })), a, { class: "option keep" }))),
+    actionButton(t("loot.nothing"), { type: "skip_loot" }, { class: take.length ? "" : "primary" }));
 }
 
 function sharingView(g) {

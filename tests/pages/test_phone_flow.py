@@ -29,6 +29,7 @@ from ..games.eketorp.helpers import (
     play_out,
     set_castle,
     set_field,
+    set_hand,
     siege,
 )
 from ..support import ServerProcess
@@ -333,6 +334,170 @@ def test_stones_show_their_points_and_a_shape_never_a_letter(
     assert page.inner_text("[data-dest=C]").split() == ["C", "2", "2", "2"]
     assert "Les pierres et leur valeur" in page.inner_text(".legend")
     screenshot(page, "phone-fr-stones")
+    phone.no_errors()
+
+
+# -- 3. loot: where each stone comes from ---------------------------------------------------------
+
+
+def loot_ready(damage: int) -> EketorpState:
+    """Blue has won a siege on Red's boat (sites 3 and 4, both with grass on top) by ``damage``."""
+    st = new_game(4)
+    clear_fields(st)
+    set_castle(st, RED, [[], [], ["stone", "grass", "grass"], ["wood", "grass"], [], []])
+    plan(st, {RED: {"A": st.home[RED]}, BLUE: {siege(RED, "boat"): 1}})  # no defender
+    set_hand(st, BLUE, [damage, 1, 1, 2])
+    set_hand(st, RED, [3, 2, 2, 1])
+    st.apply(BLUE, {"type": "siege", "field": siege(RED, "boat")})
+    while st.phase == "swap":
+        st.apply(st.active_seats()[0], {"type": "keep"})
+    st.apply(BLUE, {"type": "play", "card": damage})
+    st.apply(RED, {"type": "play", "card": 3})  # counts 0: no defender
+    assert st.phase == "loot" and st.last_fight and st.last_fight["damage"] == damage
+    return st
+
+
+def test_loot_is_tapped_stone_by_stone_from_the_top_then_one_is_kept(
+    browser: Any, server: ServerProcess
+) -> None:
+    st = loot_ready(5)
+    phone = Phone(browser, server, st, seat=BLUE, lang="nl")
+    page = phone.page
+    page.wait_for_selector(".loot-site")
+    assert "Bouwplaats 3" in phone.text() and "Bouwplaats 4" in phone.text()
+    assert "Nog niets weggehaald" in phone.text()
+    assert page.query_selector_all(".keep") == []
+    # every stone is named with its site: the two grassy tops are no longer alike
+    labels = [b.get_attribute("aria-label") for b in page.query_selector_all(".loot .stone-button")]
+    assert len(labels) == 5 and all("Bouwplaats" in label for label in labels)
+
+    def tap(site: int, level: int) -> None:
+        page.tap(f".stone-button[data-site='{site}'][data-level='{level}']")
+        phone.settle()
+
+    tap(3, 1)  # the lower grass of site 3: both grass come off
+    assert page.get_attribute(".stone-button[data-site='3'][data-level='2']", "aria-pressed") == (
+        "true"
+    )
+    tap(4, 1)
+    assert "3 van 5" in page.inner_text(".loot-sum")
+    # the stone (4) under them would make 7: out of reach
+    assert page.is_disabled(".stone-button[data-site='3'][data-level='0']")
+    assert [b.inner_text() for b in page.query_selector_all(".keep")] == ["1 gras houden"]
+    tap(4, 0)  # and the wood under the grass of site 4: 1 + 1 + 1 + 2 = 5
+    assert "5 van 5" in page.inner_text(".loot-sum")
+    keeps = page.query_selector_all(".keep")
+    assert [k.inner_text() for k in keeps] == ["1 gras houden", "2 hout houden"]
+    screenshot(page, "phone-nl-loot")
+    page.tap(".keep >> nth=1")
+    wait_until(page, "document.body.dataset.phase !== 'loot'")
+    assert phone.actions()[-1] == {
+        "type": "loot",
+        "take": [[3, 2], [3, 1], [4, 1], [4, 0]],
+        "keep": "wood",
+    }
+    assert st.castles[RED][2:4] == [["stone"], []] and st.carry[BLUE] == ["wood"]
+    assert phone.refused == []
+    phone.no_errors()
+
+
+def test_a_tapped_stone_can_be_put_back(browser: Any, server: ServerProcess) -> None:
+    st = loot_ready(2)
+    phone = Phone(browser, server, st, seat=BLUE)
+    page = phone.page
+    page.wait_for_selector(".loot-site")
+    page.tap(".stone-button[data-site='3'][data-level='1']")
+    phone.settle()
+    assert "worth 2 of 2" in page.inner_text(".loot-sum")
+    assert page.is_disabled(".stone-button[data-site='4'][data-level='1']")  # 3 > 2
+    page.tap(".stone-button[data-site='3'][data-level='1']")  # put the lower one back
+    phone.settle()
+    assert "worth 1 of 2" in page.inner_text(".loot-sum")
+    page.tap(".stone-button[data-site='4'][data-level='1']")
+    phone.settle()
+    page.tap(".keep")
+    wait_until(page, "document.body.dataset.phase !== 'loot'")
+    assert phone.actions()[-1] == {"type": "loot", "take": [[3, 2], [4, 1]], "keep": "grass"}
+    phone.no_errors()
+
+
+# -- 5. what a fight or siege can win --------------------------------------------------------------
+
+
+def test_each_fight_and_siege_says_what_it_can_win(browser: Any, server: ServerProcess) -> None:
+    st = new_game(4)
+    clear_fields(st)
+    set_field(st, "B", wood=1)
+    set_castle(st, BLUE, [["grass"], [], [], [], [], []])
+    set_castle(st, GREEN, [[], [], [], [], ["clay", "wood"], ["grass"]])
+    plan(
+        st,
+        {
+            RED: {
+                "A": 1,
+                "B": 1,
+                siege(BLUE, "catapult"): 1,
+                siege(BLUE, "boat"): 1,
+                siege(GREEN, "ram"): 1,
+            },
+            BLUE: {"A": 1, "B": 1},
+            YELLOW: {"B": 1, siege(BLUE, "catapult"): 1},
+        },
+    )
+    assert st.phase == "pick" and st.turn == RED
+    phone = Phone(browser, server, st, seat=RED)
+    page = phone.page
+    page.wait_for_selector(".fight-place")
+
+    def block(field: str) -> str:
+        return str(page.inner_text(f".fight-place[data-field='{field}']"))
+
+    assert "Nothing to win here: no stones" in block("A")
+    assert "3 vikings here. At stake:" in block("B")
+    assert page.inner_text(".fight-place[data-field='B'] .stake .chips") == "2"
+    assert "both building sites are empty" in block(siege(BLUE, "boat"))
+    assert "The winner besieges" in block(siege(BLUE, "catapult"))
+    green = f".fight-place[data-field='{siege(GREEN, 'ram')}']"
+    assert "Loot, up to the damage, from the tops of sites 5 and 6" in page.inner_text(green)
+    stacks = page.query_selector_all(f"{green} .site")
+    assert [s.get_attribute("data-site") for s in stacks] == ["5", "6"]
+    assert [s.inner_text().split() for s in stacks] == [["3", "2", "5"], ["1", "6"]]
+    # whom to fight, under each place
+    assert page.inner_text(".fight-place[data-field='A'] .options") == "Fight ● Bot ●"
+    screenshot(page, "phone-pick-stakes")
+    no_wider_than_the_phone(page)
+    phone.no_errors()
+
+
+# -- 6. the amulet swap: its cost, then the new hand -----------------------------------------------
+
+
+def test_the_swap_states_its_cost_and_then_shows_the_new_hand(
+    browser: Any, server: ServerProcess
+) -> None:
+    st = new_game(4)
+    clear_fields(st)
+    plan(st, {RED: {"A": 1}, BLUE: {"A": 1}})
+    set_hand(st, RED, [1, 1, 2, 3])
+    st.apply(RED, {"type": "fight", "field": "A", "opponent": BLUE})
+    assert st.phase == "swap"
+    phone = Phone(browser, server, st, seat=RED)
+    page = phone.page
+    page.wait_for_selector(".cost")
+    assert page.inner_text(".cost") == ("Costs 4 amulets, that is 4 points at the end. You have 5.")
+    before = st.hands[RED]
+    tap_until(page, '[data-action=\'{"type":"swap"}\']', "document.querySelector('.swapped')")
+    assert st.amulets[RED] == 1 and len(st.hands[RED]) == len(before) == 4
+    assert page.inner_text(".swapped") == "You swapped your hand for 4 amulets. Your new hand:"
+    shown = [int(c) for c in page.inner_text(".hand.new").split()]
+    assert shown == st.hands[RED]
+    while st.phase == "swap":  # Blue (a bot) decides
+        phone.others(BLUE, {"type": "keep"})
+    wait_until(page, "document.body.dataset.phase === 'choose'")
+    assert "Your new hand" in phone.text()
+    played = [int(c) for c in page.inner_text(".hand.new").split()]
+    assert played == st.hands[RED] and page.query_selector_all(".hand.new .card-button")
+    screenshot(page, "phone-after-swap")
     phone.no_errors()
 
 
