@@ -1043,7 +1043,8 @@ function present(seat) {
 function hostBuildFor(g) {
   if (!msg.you.host) return null;
   const pub = g.public;
-  const absent = pub.active.filter((s) => s !== me() && !present(s));
+  // bots build by themselves; only a player whose phone is gone needs the host
+  const absent = pub.active.filter((s) => s !== me() && seats()[s].kind === "human" && !seats()[s].bot && !present(s));
   if (!absent.length) return null;
   return h("section", { class: "panel" }, h("p", { class: "muted" }, t("build.host_help")),
     absent.map((s) => h("button", { disabled: ui.pending, onclick: () => send("proxy", { seat: s, action: { type: "auto_build" } }) }, t("build.for", { name: name(s) }))));

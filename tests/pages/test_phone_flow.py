@@ -91,6 +91,7 @@ class Phone:
         self.st, self.seat, self.status = st, seat, status
         self.version = self.seq = 1
         self.result: dict[str, Any] | None = None
+        self.away: set[int] = set()  # seats of players whose phone is gone (the others are bots)
         self.commands: list[dict[str, Any]] = []
         self.refused: list[str] = []
         context = browser.new_context(**PHONE_SMALL, locale=lang)
@@ -117,16 +118,17 @@ class Phone:
         seats = [
             {
                 "seat": i,
-                "name": NAMES[i] if i == self.seat else f"Bot {symbol}",
+                "name": NAMES[i] if human else f"Bot {symbol}",
                 "colour": colour,
                 "symbol": symbol,
-                "kind": "human" if i == self.seat else "bot",
-                "bot": None if i == self.seat else "greedy",
+                "kind": "human" if human else "bot",
+                "bot": None if human else "greedy",
                 "vacant": False,
                 "host": i == 0,
-                "connected": True,
+                "connected": i not in self.away,
             }
             for i, (colour, symbol) in zip(range(n), COLOURS.items(), strict=False)
+            for human in [i == self.seat or i in self.away]
         ]
         return {
             "code": "stand-in",
@@ -720,3 +722,26 @@ def test_the_game_starts_at_the_top_of_the_board_and_keeps_the_screen_on(
     wait_until(page, PLAYING)
     assert "screen timeout" not in anna.text()
     assert anna.errors == []
+
+
+# -- building: the host builds only for players whose phone is gone ------------------------------
+
+
+def test_the_host_is_not_asked_to_build_for_bots(browser: Any, server: ServerProcess) -> None:
+    st = new_game(4)
+    clear_fields(st)
+    set_field(st, "A", grass=3)
+    plan(st, {RED: {"A": 1}, BLUE: {"A": 1}, YELLOW: {"A": 1}})
+    while st.phase == "sharing":
+        seat = st.active_seats()[0]
+        st.apply(seat, st.legal_actions(seat)[0])
+    assert st.phase == "building" and st.active_seats() == [RED, BLUE, YELLOW]
+    phone = Phone(browser, server, st, seat=RED)  # the host; Blue and Yellow are bots
+    page = phone.page
+    page.wait_for_selector(".castle-build")
+    assert "Build for" not in phone.text()  # bots build by themselves
+    phone.away = {YELLOW}  # Yellow is a player whose phone went away
+    phone.push()
+    page.wait_for_selector("text=Build for ■ Carla")
+    assert "Build for ● Bot ●" not in phone.text()
+    phone.no_errors()
