@@ -36,7 +36,7 @@ log = logging.getLogger("longhall.table")
 
 LOBBY_GAMES = ("eketorp",)  # games with phone and table pages
 SEEN_PER_IDENTITY = 256  # command ids remembered per sender, to answer repeats
-REVEALS_KEPT = 12
+SINGLE_REVEALS_KEPT = 6  # choices revealed one at a time (a combat card), besides the last batch
 JOIN_ACK_SECONDS = 600.0
 # Commands that cannot hit the wrong target, whatever changed since the sender looked: another
 # player sitting down does not make the host's "add a bot" stale.
@@ -235,9 +235,7 @@ class Table:
             return None
         what = _digest({k: v for k, v in cmd.items() if k not in ("id", "version")})
         if first.get("what", what) != what:
-            raise CommandError(
-                "id_reused", "That command id was already used for another command."
-            )
+            raise CommandError("id_reused", "That command id was already used for another command.")
         return {k: v for k, v in first.items() if k != "what"}
 
     def _authorize(self, who: Identity, cmd: dict[str, Any]) -> None:
@@ -583,7 +581,7 @@ class Table:
             data.commitments, self.spec.commitments(self.state), actor, record["salts"]
         )
         if reveals:
-            data.reveals = (data.reveals + reveals)[-REVEALS_KEPT:]
+            data.reveals = keep_reveals(data.reveals, reveals)
         assert data.game_id is not None
         outcome: dict[str, Any] = {
             "game_action": (data.game_id, data.game_actions, seat, record["action"]),
@@ -1026,6 +1024,17 @@ def _error(code: str, message: str) -> dict[str, Any]:
 
 def _refused(code: str, message: str) -> dict[str, Any]:
     return {"ok": False, "error": _error(code, message)}
+
+
+def keep_reveals(kept: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The reveals the table shows: the last batch revealed together (the round's plans) until
+    the next such batch, and the last few revealed alone (combat cards). A screen that connects
+    in the middle of a round can still check every plan of it."""
+    if len(new) >= 2:
+        return [{**r, "together": True} for r in new] + [r for r in kept if not r.get("together")]
+    together = [r for r in kept if r.get("together")]
+    alone = [r for r in kept if not r.get("together")] + [{**r, "together": False} for r in new]
+    return together + alone[-SINGLE_REVEALS_KEPT:]
 
 
 def _digest(value: Any) -> str:

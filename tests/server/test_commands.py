@@ -194,3 +194,20 @@ def test_bots_play_through_the_same_path(longhall: Longhall) -> None:
         Identity("bot", 3), {"type": "start", "id": "bot-start-xx", "version": table.data.version}
     )
     assert ack["error"]["code"] == "not_allowed"
+
+
+def test_the_round_s_plans_stay_checkable_through_many_fights() -> None:
+    """A screen that connects late in a round still gets every plan's salt (a batch revealed
+    together stays until the next batch), and only the last few single card reveals."""
+    from server.table import SINGLE_REVEALS_KEPT, keep_reveals
+
+    plans = [{"seat": s, "salt": f"p{s}", "hash": "h", "content": {"A": 1}} for s in range(6)]
+    kept = keep_reveals([], plans)
+    for n in range(30):  # thirty fights, each revealing one chosen card
+        kept = keep_reveals(kept, [{"seat": n % 6, "salt": f"c{n}", "hash": "h", "content": {}}])
+    assert [r["salt"] for r in kept if r["together"]] == [f"p{s}" for s in range(6)]
+    alone = [r["salt"] for r in kept if not r["together"]]
+    assert alone == [f"c{n}" for n in range(30 - SINGLE_REVEALS_KEPT, 30)]
+    following = [{"seat": s, "salt": f"q{s}", "hash": "h", "content": {}} for s in range(3)]
+    kept = keep_reveals(kept, following)  # the next round's plans replace this round's
+    assert [r["salt"] for r in kept if r["together"]] == ["q0", "q1", "q2"]
