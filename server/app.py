@@ -312,7 +312,10 @@ def register_pages(app: Flask, table: Table) -> None:
             mime += "; charset=utf-8"
         body = path.read_bytes()
         response = Response(body, mimetype=mime)
-        if path.suffix in COMPRESSIBLE and "gzip" in request.headers.get("Accept-Encoding", ""):
+        packed_body = path.suffix in COMPRESSIBLE and "gzip" in request.headers.get(
+            "Accept-Encoding", ""
+        )
+        if packed_body:
             key = (path, path.stat().st_mtime)
             with cache_lock:
                 packed = cache.get(key)
@@ -323,7 +326,10 @@ def register_pages(app: Flask, table: Table) -> None:
         response.headers["Vary"] = "Accept-Encoding"
         response.headers["Cache-Control"] = "no-cache"
         response.add_etag()
-        response.make_conditional(request)
+        if packed_body:
+            response.make_conditional(request)
+        else:  # byte ranges: Safari plays a video (the phone's keep-awake one) only with them
+            response.make_conditional(request, accept_ranges=True, complete_length=len(body))
         return response
 
     @app.after_request
