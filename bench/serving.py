@@ -11,7 +11,12 @@ The clients are lean on purpose: raw WebSockets speaking Engine.IO/Socket.IO on 
 select(), parsing a view only when a phone has to decide. On this 2-core machine the clients share
 the CPU with the server; real phones bring their own.
 
-Run: ``.venv/bin/python bench/serving.py`` (figures go to docs/performance.md).
+Run: ``.venv/bin/python bench/serving.py`` (figures go to docs/performance.md). The test
+environment holds packages the server does not need (``requests``, which python-socketio imports
+when it is there); to measure the server as ``./run serve`` installs it, give it a venv of its own:
+
+    python3 -m venv /tmp/served && /tmp/served/bin/pip install .
+    LONGHALL_SERVER_PYTHON=/tmp/served/bin/python .venv/bin/python bench/serving.py
 """
 
 from __future__ import annotations

@@ -46,7 +46,9 @@ class ServerProcess:
         """Start and wait for /healthz; return the seconds it took."""
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         args = [
-            sys.executable,
+            # the server may run in another environment, e.g. one without the test packages,
+            # as ``./run serve`` installs it (bench/serving.py measures its memory that way)
+            os.environ.get("LONGHALL_SERVER_PYTHON", sys.executable),
             "-m",
             "server.cli",
             "serve",
