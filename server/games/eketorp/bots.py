@@ -45,6 +45,13 @@ def _castle_value(st: EketorpState, owner: int) -> int:
     return sum(R.VALUE[stone] for site in st.castles[owner] for stone in site)
 
 
+def _turn(st: EketorpState, seat: int, other: int) -> int:
+    """A tie-break among opponents: scrambled, so that no seat is always the one hit, but fixed
+    for the round. The plan is worked out again at every step of planning; a tie-break drawn
+    afresh each time made the bot change its mind and take vikings back and forth."""
+    return ((other + 1) * 2654435761 + st.round * 40503 + seat * 9973) % 65521
+
+
 def _opponent(action: Action) -> int:
     """Whom a fight or siege is against."""
     if action["type"] == "fight":
@@ -80,13 +87,14 @@ class GreedyBot:
         if "place" in kinds or "commit" in kinds:
             return self._plan_step(st, seat, legal)
         if "fight" in kinds or "siege" in kinds:
-            # equal gains: hit whoever leads, then anyone (never always the lowest seat)
+            # equal gains: hit whoever leads, then the next in a turn that moves every round
+            # (never always the lowest seat)
             return max(
                 legal,
                 key=lambda a: (
                     self._fight_gain(st, seat, a),
                     _castle_value(st, _opponent(a)),
-                    self.rng.below(1 << 16),
+                    _turn(st, seat, _opponent(a)),
                 ),
             )
         if "swap" in kinds:
@@ -137,8 +145,8 @@ class GreedyBot:
             lead = _castle_value(st, owner)
             for side in R.SIDES:
                 gain = _side_loot(st, owner, side, damage=4 if strong else 2)
-                if gain >= 2:  # equal loot: the leader's castle, then any (not the last seat)
-                    sieges.append((gain, lead, self.rng.below(1 << 16), owner, side))
+                if gain >= 2:  # equal loot: the leader's castle, then the next in turn
+                    sieges.append((gain, lead, _turn(st, seat, owner), owner, side))
         sieges.sort(reverse=True)
         for *_, owner, side in sieges[: min(1 + strong // 2, 2)]:
             if free <= 1:

@@ -29,6 +29,27 @@ def test_greedy_bots_do_not_favour_a_seat() -> None:
     assert min(wins) >= 4, wins  # of 24 games: each seat wins at least a sixth
 
 
+def test_greedy_never_changes_its_mind_while_planning() -> None:
+    """R3: the greedy bot works its plan out again at every step of planning; it must be the
+    same plan each time, or the bot takes vikings back and forth (a tie-break drawn afresh at
+    every step once did that, a sixth more actions per game)."""
+    from server.gamedata import default_config
+
+    config = default_config("eketorp", 4)
+    for seed in range(6):
+        state = SPEC.new(config, 300 + seed)
+        bots = [SPEC.bots["greedy"](seed * 10 + s) for s in range(4)]
+        while not state.is_over():
+            active = state.active_seats()
+            if not active:
+                state.apply(None, state.legal_actions(None)[0])
+                continue
+            seat = active[0]
+            action = bots[seat].choose(state, seat)
+            assert action["type"] != "unplace", (seed, state.round, seat)
+            state.apply(seat, action)
+
+
 def test_greedy_goes_where_the_stones_are_and_defends_a_threatened_castle() -> None:
     st = new_game(4)
     clear_fields(st)
