@@ -17,15 +17,16 @@ from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Flask, Response, abort, jsonify, request
 from flask_socketio import SocketIO
 from socketio.exceptions import ConnectionRefusedError
-from socketio.packet import EVENT, Packet
+from socketio.packet import BINARY_ACK, BINARY_EVENT, EVENT, Packet
 
 from .botrunner import BotRunner
 from .config import Settings
-from .connlimit import SPARE_THREADS, ConnectionLimit
+from .connlimit import SPARE_THREADS, ConnectionLimit, is_loopback
 from .games.api import IllegalAction
 from .netinfo import base_url, qr_svg, wifi_qr_text
 from .ratelimit import TokenBucket
@@ -66,12 +67,19 @@ class JsonPacket(Packet):  # type: ignore[misc]
         try:
             attachments = int(super().decode(encoded_packet))
         except (ValueError, RecursionError) as err:
-            if self.packet_type != EVENT:
+            if getattr(self, "packet_type", None) != EVENT:
                 raise
             log.warning("an unreadable event (%s)", type(err).__name__)
             self.data = [UNREADABLE_EVENT]
             return 0
-        if self.packet_type == EVENT:
+        kind: int = self.packet_type  # type: ignore[has-type]
+        if kind in (BINARY_EVENT, BINARY_ACK):
+            # Longhall never uses binary data, and python-socketio hands a binary event's name
+            # to its handlers unchecked (a binary "connect" re-ran the connect handler)
+            log.warning("a binary event, which Longhall does not take")
+            self.packet_type, self.data = EVENT, [UNREADABLE_EVENT]
+            return 0
+        if kind == EVENT:
             data = self.data
             if not isinstance(data, list) or not data or not isinstance(data[0], str):
                 self.data = [UNREADABLE_EVENT]
@@ -117,7 +125,15 @@ class Longhall:
         table = self.table
         settings = table.settings
         while not self._stopping.wait(ADDRESS_CHECK_SECONDS):
-            url = join_url(settings, table.data.code)
+            try:
+                url = join_url(settings, table.data.code)
+            except Exception:
+                log.exception("could not work out this machine's address")
+                continue
+            if is_loopback(urlsplit(url).hostname or "") and not is_loopback(
+                urlsplit(table.join_url).hostname or ""
+            ):
+                continue  # the network is down for a moment: phones keep the last address
             if url != table.join_url:
                 log.warning("the join address is now %s", url)
                 with table.lock:
@@ -174,7 +190,7 @@ def create_app(settings: Settings) -> Longhall:
     register_pages(app, table)
     # around Flask-SocketIO's middleware: every Socket.IO transport passes through the cap
     app.wsgi_app = ConnectionLimit(  # type: ignore[method-assign]
-        app.wsgi_app, total=max(1, settings.threads - SPARE_THREADS)
+        app.wsgi_app, total=max(settings.threads // 2, settings.threads - SPARE_THREADS)
     )
 
     @socketio.on("connect")
@@ -183,6 +199,8 @@ def create_app(settings: Settings) -> Longhall:
         # One lock from the token check to the snapshot: a seat handed over or kicked in between
         # cannot be taken, and no update can fall between the snapshot and joining the room.
         with table.lock:
+            if sid in table.connections:  # only ever by a forged packet: connected already
+                raise ConnectionRefusedError("Connected already.", {"code": "malformed"})
             try:
                 who = table.connect(sid, auth)
             except IllegalAction as err:
@@ -259,7 +277,8 @@ def join_url(settings: Settings, code: str) -> str:
 def json_size(payload: object) -> int:
     """The size in bytes of a payload as JSON (what the phone sent)."""
     try:
-        return len(json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode())
+        text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+        return len(text.encode("utf-8", "surrogatepass"))
     except (ValueError, TypeError, RecursionError):
         return sys.maxsize
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import sys
 from typing import Any
 
@@ -73,6 +74,9 @@ class LonghallServer(BaseApplication):  # type: ignore[misc]
             worker.init_process()  # loads the app, calls post_worker_init, serves until stopped
         except SystemExit as stop:  # SIGINT and SIGQUIT end the worker with sys.exit(0)
             code = stop.code if isinstance(stop.code, int) else 1
+        except BaseException:  # the table could not load, the hardware could not start, ...
+            log.exception("Longhall stopped on an error")
+            code = 1  # systemd restarts it, and the journal says why
         finally:
             try:
                 _worker_exit(worker)
@@ -89,6 +93,15 @@ class LonghallServer(BaseApplication):  # type: ignore[misc]
 
 class _Worker(ThreadWorker):  # type: ignore[misc]
     """Gunicorn's threaded worker, run without an arbiter."""
+
+    def init_signals(self) -> None:
+        hangup = signal.getsignal(signal.SIGHUP)
+        super().init_signals()  # resets every signal it knows, SIGHUP and SIGUSR2 among them
+        # SIGHUP told an arbiter to reload its workers; here it comes from a closed terminal.
+        # Started with nohup, keep ignoring it; else stop cleanly, as for SIGTERM.
+        ignore = hangup == signal.SIG_IGN
+        signal.signal(signal.SIGHUP, signal.SIG_IGN if ignore else self.handle_exit)
+        signal.signal(signal.SIGUSR2, signal.SIG_IGN)
 
     def is_parent_alive(self) -> bool:
         # Under an arbiter the worker stops when its parent changes. Here the parent is systemd or

@@ -580,8 +580,8 @@ class Table:
         reveals = fingerprints.update(
             data.commitments, self.spec.commitments(self.state), actor, record["salts"]
         )
-        if reveals:
-            data.reveals = keep_reveals(data.reveals, reveals)
+        if reveals:  # the table's own step (the reveal) shows everyone's choices at once
+            data.reveals = keep_reveals(data.reveals, reveals, together=actor is None)
         assert data.game_id is not None
         outcome: dict[str, Any] = {
             "game_action": (data.game_id, data.game_actions, seat, record["action"]),
@@ -1026,15 +1026,18 @@ def _refused(code: str, message: str) -> dict[str, Any]:
     return {"ok": False, "error": _error(code, message)}
 
 
-def keep_reveals(kept: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The reveals the table shows: the last batch revealed together (the round's plans) until
-    the next such batch, and the last few revealed alone (combat cards). A screen that connects
-    in the middle of a round can still check every plan of it."""
-    if len(new) >= 2:
+def keep_reveals(
+    kept: list[dict[str, Any]], new: list[dict[str, Any]], together: bool
+) -> list[dict[str, Any]]:
+    """The reveals the table shows: the last batch revealed together by the table's step (the
+    round's plans, even if only one player had vikings to plan) until the next such batch, and
+    the last few revealed by a player's move (combat cards). A screen that connects in the
+    middle of a round can still check every plan of it."""
+    if together:
         return [{**r, "together": True} for r in new] + [r for r in kept if not r.get("together")]
-    together = [r for r in kept if r.get("together")]
+    batch = [r for r in kept if r.get("together")]
     alone = [r for r in kept if not r.get("together")] + [{**r, "together": False} for r in new]
-    return together + alone[-SINGLE_REVEALS_KEPT:]
+    return batch + alone[-SINGLE_REVEALS_KEPT:]
 
 
 def _digest(value: Any) -> str:

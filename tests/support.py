@@ -28,10 +28,17 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def _ignore_hangup() -> None:
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+
 class ServerProcess:
     """``longhall serve`` on a free port of 127.0.0.1 with its own data directory."""
 
-    def __init__(self, data_dir: Path, *extra: str, port: int | None = None) -> None:
+    def __init__(
+        self, data_dir: Path, *extra: str, port: int | None = None, ignore_hangup: bool = False
+    ) -> None:
+        self.ignore_hangup = ignore_hangup  # as nohup starts it
         self.data_dir = data_dir
         self.port = port or free_port()
         self.extra = list(extra)
@@ -67,7 +74,13 @@ class ServerProcess:
         started = time.monotonic()
         out = self.log.open("ab")
         self.proc = subprocess.Popen(
-            args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            args,
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=_ignore_hangup if self.ignore_hangup else None,
         )
         out.close()
         while time.monotonic() - started < timeout:

@@ -202,12 +202,13 @@ def test_the_round_s_plans_stay_checkable_through_many_fights() -> None:
     from server.table import SINGLE_REVEALS_KEPT, keep_reveals
 
     plans = [{"seat": s, "salt": f"p{s}", "hash": "h", "content": {"A": 1}} for s in range(6)]
-    kept = keep_reveals([], plans)
+    kept = keep_reveals([], plans, together=True)
     for n in range(30):  # thirty fights, each revealing one chosen card
-        kept = keep_reveals(kept, [{"seat": n % 6, "salt": f"c{n}", "hash": "h", "content": {}}])
+        card = {"seat": n % 6, "salt": f"c{n}", "hash": "h", "content": {}}
+        kept = keep_reveals(kept, [card], together=False)
     assert [r["salt"] for r in kept if r["together"]] == [f"p{s}" for s in range(6)]
     alone = [r["salt"] for r in kept if not r["together"]]
     assert alone == [f"c{n}" for n in range(30 - SINGLE_REVEALS_KEPT, 30)]
-    following = [{"seat": s, "salt": f"q{s}", "hash": "h", "content": {}} for s in range(3)]
-    kept = keep_reveals(kept, following)  # the next round's plans replace this round's
-    assert [r["salt"] for r in kept if r["together"]] == ["q0", "q1", "q2"]
+    following = [{"seat": 2, "salt": "q2", "hash": "h", "content": {}}]
+    kept = keep_reveals(kept, following, together=True)  # next round: one player had vikings
+    assert [r["salt"] for r in kept if r["together"]] == ["q2"]

@@ -403,3 +403,53 @@ def test_unreadable_json_is_answered_malformed_and_changes_nothing(server: Serve
     assert answers["3"]["error"]["code"] == "bad_id"  # read, and refused for what it lacks
     assert server.health()["table_version"] == before["table_version"]
     assert "Traceback" not in server.log.read_text()
+
+
+def test_a_server_that_cannot_start_says_why_and_fails(tmp_path: Path) -> None:
+    """systemd restarts a server that exits with an error; the journal must say what went
+    wrong (here the hotspot file is a folder)."""
+    server = ServerProcess(tmp_path, "--hotspot-file", str(tmp_path))
+    with pytest.raises(RuntimeError, match="the server exited"):
+        server.start()
+    assert server.proc is not None and server.proc.wait(timeout=10) != 0
+    assert "Longhall stopped on an error" in server.log.read_text()
+
+
+def test_a_closed_terminal_stops_the_server_cleanly_unless_started_with_nohup(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    server = ServerProcess(tmp_path / "a")
+    server.start()
+    assert server.proc is not None
+    server.proc.send_signal(signal.SIGHUP)  # the terminal closed: stop as for SIGTERM
+    assert server.proc.wait(timeout=15) == 0
+    nohup = ServerProcess(tmp_path / "b", ignore_hangup=True)
+    nohup.start()
+    try:
+        assert nohup.proc is not None
+        nohup.proc.send_signal(signal.SIGHUP)  # started with nohup: carry on
+        time.sleep(0.5)
+        assert nohup.proc.poll() is None and nohup.health()["status"] == "ok"
+    finally:
+        nohup.stop()
+
+
+def test_a_binary_event_cannot_re_run_the_connect_handler(server: ServerProcess) -> None:
+    """python-socketio hands a binary event's name to the handlers unchecked: a binary
+    "connect" once turned a phone into the table display while it stayed in its seat's room,
+    so it kept getting the seat's secrets after the host gave the seat to someone else."""
+    anna, bram, _ = seat_phones(server, ["Anna", "Bram", "Cara"], [])
+    assert anna.command("start")["ok"]
+    bram.sio.eio.send('51-["connect",{"x":{"_placeholder":true,"num":0}}]')
+    bram.sio.eio.send('51-["disconnect",{"x":{"_placeholder":true,"num":0}}]')
+    time.sleep(0.3)
+    assert bram.sio.call("snapshot", timeout=5)["you"]["seat"] == 1  # still Bram's seat
+    handed = anna.command("handover", seat=1)
+    assert handed["ok"]
+    deadline = time.monotonic() + 10
+    while bram.sio.connected and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not bram.sio.connected  # sent away with the seat
+    assert any(event == "revoked" for event, _ in bram.messages)
