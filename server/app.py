@@ -26,9 +26,9 @@ from socketio.packet import BINARY_ACK, BINARY_EVENT, EVENT, Packet
 
 from .botrunner import BotRunner
 from .config import Settings
-from .connlimit import SPARE_THREADS, ConnectionLimit, is_loopback
+from .connlimit import SPARE_THREADS, ConnectionLimit
 from .games.api import IllegalAction
-from .netinfo import base_url, qr_svg, wifi_qr_text
+from .netinfo import base_url, is_loopback, qr_svg, wifi_qr_text
 from .ratelimit import TokenBucket
 from .store import Store
 from .table import Outgoing, Table
@@ -130,9 +130,7 @@ class Longhall:
             except Exception:
                 log.exception("could not work out this machine's address")
                 continue
-            if is_loopback(urlsplit(url).hostname or "") and not is_loopback(
-                urlsplit(table.join_url).hostname or ""
-            ):
+            if _on_loopback(url) and not _on_loopback(table.join_url):
                 continue  # the network is down for a moment: phones keep the last address
             if url != table.join_url:
                 log.warning("the join address is now %s", url)
@@ -272,6 +270,10 @@ ADDRESS_CHECK_SECONDS = 15.0
 
 def join_url(settings: Settings, code: str) -> str:
     return f"{base_url(settings.host, settings.port, settings.public_url)}/join/{code}"
+
+
+def _on_loopback(url: str) -> bool:
+    return is_loopback(urlsplit(url).hostname or "")
 
 
 def json_size(payload: object) -> int:

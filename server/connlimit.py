@@ -11,13 +11,14 @@ The per-address cap leaves loopback alone: that is the Pi's own kiosk browser (a
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import logging
 import threading
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
+
+from .netinfo import is_loopback
 
 log = logging.getLogger("longhall")
 
@@ -26,13 +27,6 @@ WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 SPARE_THREADS = 8  # kept free of Socket.IO for the pages, /healthz and the QR codes
 PER_ADDRESS = 10  # a phone needs one WebSocket (two for a moment while it reconnects)
 LOG_EVERY = 60.0  # seconds between two warnings about the same address
-
-
-def is_loopback(address: str) -> bool:
-    try:
-        return ipaddress.ip_address(address).is_loopback
-    except ValueError:
-        return False
 
 
 class ConnectionLimit:

@@ -35,13 +35,21 @@ def ipv4_addresses() -> list[tuple[str, str]]:
     return found
 
 
+def is_loopback(host: str) -> bool:
+    """Whether an address (or a URL's host) is this machine's own loopback."""
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def lan_address() -> str:
     """The address other devices on the local network most likely reach this machine at."""
     try:  # the interface of the default route, if there is one (no packet is sent)
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
             sock.connect(("10.255.255.255", 1))
             address = str(sock.getsockname()[0])
-            if not ipaddress.ip_address(address).is_loopback:
+            if not is_loopback(address):
                 return address
     except OSError:
         pass

@@ -185,20 +185,20 @@ class Table:
                 # A bug, not a refusal: the command may have changed the table half-way. Nothing
                 # of it was stored, so the store still holds the table as it was: go back to it.
                 log.exception("%s from %s failed; reloading the table", str(kind)[:20], who.key)
-                self.connections = connections
-                self._reload()
-                failed = CommandError(
-                    "server_error", "Something went wrong on the server; nothing changed."
+                return self._reload(
+                    connections,
+                    CommandError(
+                        "server_error", "Something went wrong on the server; nothing changed."
+                    ),
                 )
-                return {"ok": False, "error": failed.to_dict(), "version": self.data.version}
             try:
                 self._persist(record, outcome)
             except Exception:
                 log.exception("could not store record %d; reloading the table", self.data.version)
-                self.connections = connections
-                self._reload()
-                failed = CommandError("storage_failed", "The game store could not be written.")
-                return {"ok": False, "error": failed.to_dict(), "version": self.data.version}
+                return self._reload(
+                    connections,
+                    CommandError("storage_failed", "The game store could not be written."),
+                )
             ack = {"ok": True, "version": self.data.version, **extra}
             messages = outcome.get("messages", [])
             if cmd["type"] == "join":
@@ -233,7 +233,7 @@ class Table:
         first = self.data.seen.get(who.key, {}).get(cmd["id"])
         if first is None:
             return None
-        what = _digest({k: v for k, v in cmd.items() if k not in ("id", "version")})
+        what = _what(cmd)
         if first.get("what", what) != what:
             raise CommandError("id_reused", "That command id was already used for another command.")
         return {k: v for k, v in first.items() if k != "what"}
@@ -306,7 +306,7 @@ class Table:
             "kind": kind,
             "id": cmd["id"],
             "who": who.key,
-            "what": _digest({k: v for k, v in cmd.items() if k not in ("id", "version")}),
+            "what": _what(cmd),
         }
         extra: dict[str, Any] = {}
         data = self.data
@@ -699,14 +699,15 @@ class Table:
             game_row=outcome.get("game_row"),
         )
 
-    def _reload(self) -> None:
-        """Rebuild the table from the store after a failed write."""
-        connections = self.connections
+    def _reload(self, connections: dict[str, Identity], error: IllegalAction) -> dict[str, Any]:
+        """Go back to the table as stored, with the connections as they were before a command
+        that failed half-way or could not be written; return the refusal to send."""
         self.data = Snapshot(code="")
         self.state = None
         self._views_version = -1
         self._restore()
         self.connections = connections
+        return {"ok": False, "error": error.to_dict(), "version": self.data.version}
 
     # -- what each reader may see ------------------------------------------------------------
 
@@ -1042,6 +1043,11 @@ def keep_reveals(
 
 def _digest(value: Any) -> str:
     return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def _what(cmd: dict[str, Any]) -> str:
+    """What a command says, whatever its id and version: tells a retry from a reused id."""
+    return _digest({k: v for k, v in cmd.items() if k not in ("id", "version")})
 
 
 def replay_game(store: Store, game_id: int) -> Any:
