@@ -66,7 +66,7 @@ def _side_loot(st: EketorpState, owner: int, side: str, damage: int = 3) -> int:
     best = 0
     for site in R.SIDE_SITES[side]:
         budget = damage
-        for stone in reversed(castle[site - 1]):
+        for stone in reversed(castle[site - 1][-R.LOOT_MAX :]):  # D13: two stones at most
             if R.VALUE[stone] > budget:
                 break
             budget -= R.VALUE[stone]

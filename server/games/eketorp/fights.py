@@ -344,7 +344,8 @@ def loot_sites(st: EketorpState) -> tuple[int, int]:
 
 
 def loot_options(st: EketorpState) -> list[Action]:
-    """Every way to take stones from the tops of the two touching sites within the damage."""
+    """Every way to take one or two stones from the tops of the two touching sites within the
+    damage (R5.17, D13)."""
     fight, last = st.fight, st.last_fight
     assert fight is not None and last is not None
     damage = last["damage"]
@@ -356,7 +357,7 @@ def loot_options(st: EketorpState) -> list[Action]:
         if value_a > damage:
             break
         for value_b, taken_b, kinds_b in tops_b:
-            if value_a + value_b > damage:
+            if value_a + value_b > damage or len(taken_a) + len(taken_b) > R.LOOT_MAX:
                 break
             if taken_a or taken_b:
                 take = [[site, level] for site, level in taken_a + taken_b]
@@ -368,10 +369,10 @@ def loot_options(st: EketorpState) -> list[Action]:
 
 
 def _tops(stack: list[str], site: int) -> list[tuple[int, list[tuple[int, int]], set[str]]]:
-    """For 0, 1, 2... stones taken from the top of a stack: their value, their (site, level)
-    from the top down, and their kinds."""
+    """For 0, 1 or 2 stones taken from the top of a stack (D13): their value, their
+    (site, level) from the top down, and their kinds."""
     tops: list[tuple[int, list[tuple[int, int]], set[str]]] = [(0, [], set())]
-    for level in range(len(stack) - 1, -1, -1):
+    for level in range(len(stack) - 1, max(len(stack) - 1 - R.LOOT_MAX, -1), -1):
         value, taken, kinds = tops[-1]
         stone = stack[level]
         tops.append((value + R.VALUE[stone], [*taken, (site, level)], kinds | {stone}))
@@ -408,7 +409,8 @@ def legal_loot(st: EketorpState, seat: int) -> list[Action]:
 
 
 def loot(st: EketorpState, seat: Seat, action: Action) -> None:
-    """Remove stones from the top of the two touching sites and keep exactly one (R5.17, D6).
+    """Remove one or two stones from the top of the two touching sites and keep exactly one
+    (R5.17, D6, D13).
 
     ``take`` lists the stones removed, in order, as ``[site, level]`` (level 0 is the bottom of
     the stack); each must be on top of its stack when it is removed.
@@ -422,6 +424,13 @@ def loot(st: EketorpState, seat: Seat, action: Action) -> None:
     removed: list[str] = []
     if not take:
         raise IllegalAction("loot_empty", "Name the stones to remove, or take nothing.")
+    if len(take) > R.LOOT_MAX:
+        raise IllegalAction(
+            "loot_too_many",
+            f"A won siege removes one or two stones, never more (D13); you named {len(take)}.",
+            count=len(take),
+            most=R.LOOT_MAX,
+        )
     for item in take:
         if (
             not isinstance(item, list)

@@ -1,6 +1,6 @@
 """Eketorp's components and fixed numbers (R0), the board's geometry and the material deck's format.
 
-Rule IDs refer to ``docs/rules/eketorp.md`` (a copy of the shared rules digest with rulings D1-D12).
+Rule IDs refer to ``docs/rules/eketorp.md`` (a copy of the shared rules digest with rulings D1-D14).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ SITES = 6  # R0.7
 STACK_MAX = 3
 CASTLE_FULL = SITES * STACK_MAX  # 18 (R6.4)
 COMPLETE_BONUS = 5  # R8.2
+LOOT_MAX = 2  # D13: a won siege removes one or two stones, never more
 SIDES = ("catapult", "boat", "ram")  # R0.8
 SIDE_SITES = {"catapult": (1, 2), "boat": (3, 4), "ram": (5, 6)}  # D3
 

@@ -92,22 +92,17 @@ def setup(config: Mapping[str, Any], seed: int) -> EketorpState:
 
 
 def _deal(st: EketorpState) -> None:
-    """Deal 4 combat cards to each player, with the setup redeal of weak hands (R1.1, R1.2)."""
+    """Deal 4 combat cards to each player, with the setup redeal of weak hands (R1.1, R1.2, D14)."""
     st.draw = [v for v in R.CARD_VALUES for _ in range(R.CARDS_PER_VALUE)]
     st.rng.shuffle(st.draw)
     st.general = []
     st.discards = [[] for _ in range(st.n)]
     st.hands = [sorted(st.draw_cards(R.HAND_SIZE)) for _ in range(st.n)]
-    returned: list[int] = []
     for seat in st.clockwise(st.start):
         while max(st.hands[seat]) < R.REDEAL_HIGH:
             st.record("redeal", seat=seat, cards=list(st.hands[seat]))
-            returned.extend(st.hands[seat])
-            if len(st.draw) < R.HAND_SIZE:  # only when many players redeal: reuse returned cards
-                st.draw.extend(returned)
-                returned = []
-                st.rng.shuffle(st.draw)
+            # D14: the returned cards go back into the draw pile, which is shuffled at once,
+            # so the same player may draw them again.
+            st.draw.extend(st.hands[seat])
+            st.rng.shuffle(st.draw)
             st.hands[seat] = sorted(st.draw_cards(R.HAND_SIZE))
-    # R1.2: the returned cards are shuffled back into the draw pile.
-    st.draw.extend(returned)
-    st.rng.shuffle(st.draw)

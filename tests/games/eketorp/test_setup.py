@@ -1,4 +1,4 @@
-"""Components, setup and the materials phase (R0, R1, R2, D1, D2, D12)."""
+"""Components, setup and the materials phase (R0, R1, R2, D1, D2, D12, D14)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ from server.gamedata import default_config, load_material_cards
 from server.games.api import IllegalAction
 from server.games.eketorp import SPEC
 from server.games.eketorp import rules as R
+from server.games.eketorp import setup as eketorp_setup
+from server.games.rng import Rng
 
 from .helpers import new_game, ok, plan
 
@@ -64,6 +66,40 @@ def test_setup_redeal_until_a_card_of_four_or_more() -> None:
             assert max(event["cards"]) <= 3 and len(event["cards"]) == 4
         redeals += len(shown)
     assert redeals > 0  # the rule was exercised
+
+
+class _SpyRng(Rng):
+    """A seeded generator that also notes every pile of combat cards it shuffles."""
+
+    piles: list[list[int]]
+
+    def shuffle(self, items: list) -> None:  # type: ignore[type-arg]
+        if len(items) > R.MATERIAL_CARDS:  # a combat-card pile, not the material deck's order
+            self.piles.append(list(items))
+        super().shuffle(items)
+
+
+def test_a_redeal_returns_the_cards_to_the_draw_pile_shuffled_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # D14, R1.2: the returned cards go back into the draw pile, which is shuffled before the same
+    # player draws again, so they can be drawn again
+    monkeypatch.setattr(eketorp_setup, "Rng", _SpyRng)
+    redeals = 0
+    for seed in range(120):
+        players = 6 if seed % 2 else 3
+        _SpyRng.piles = []
+        st = ok(new_game(players, seed=seed))
+        shown = [e["cards"] for e in st.log if e["e"] == "redeal"]
+        piles = _SpyRng.piles
+        assert len(piles[0]) == 54  # R1.1: the whole pile is shuffled once to deal
+        assert len(piles) == 1 + len(shown)  # then once after every redeal, and never later
+        for cards, pile in zip(shown, piles[1:], strict=True):
+            # the pile then holds everything not in a hand, the returned cards among them
+            assert len(pile) == 54 - R.HAND_SIZE * players + R.HAND_SIZE
+            assert not Counter(cards) - Counter(pile)
+        redeals += len(shown)
+    assert redeals > 0  # the ruling was exercised
 
 
 def test_house_deck_has_twelve_cards_and_two_are_put_away() -> None:

@@ -223,3 +223,33 @@ def test_a_tie_can_leave_a_siege_field_empty_and_that_siege_does_not_happen() ->
     assert st.castles[RED] == RED_CASTLE
     assert st.phase == "round_end"
     assert not any(e["e"] == "result" and e["kind"] == "siege" for e in st.log)
+
+
+def test_a_won_siege_removes_one_or_two_stones_never_more() -> None:
+    # D13: a damage of 5 against stacks of 1-point stones still removes at most two stones;
+    # the other limits of R5.17 stay (tops only, the two touching sites, value, one kept)
+    st = new_game(4)
+    clear_fields(st)
+    grass_castle = [[], [], ["grass"] * 3, ["grass"] * 3, [], []]
+    set_castle(st, RED, grass_castle)
+    plan(st, {RED: {"castle": 0, "A": st.home[RED]}, BLUE: {siege(RED, "boat"): 1}})
+    set_hand(st, BLUE, [6, 2, 1, 1])
+    set_hand(st, RED, [1, 2, 2, 1])
+    st.apply(BLUE, {"type": "siege", "field": siege(RED, "boat")})
+    fight(st, {BLUE: 6, RED: 1})
+    assert st.last_fight is not None and st.last_fight["damage"] >= 5
+    options = [a for a in st.legal_actions(BLUE) if a["type"] == "loot"]
+    assert options and max(len(a["take"]) for a in options) == 2
+    assert sorted(tuple(map(tuple, a["take"])) for a in options) == sorted(
+        [((3, 2),), ((3, 2), (3, 1)), ((4, 2),), ((4, 2), (4, 1)), ((3, 2), (4, 2))]
+    )
+    three = [[3, 2], [3, 1], [4, 2]]
+    refused(st, BLUE, {"type": "loot", "take": three, "keep": "grass"}, "loot_too_many")
+    five = [[3, 2], [3, 1], [3, 0], [4, 2], [4, 1]]
+    refused(st, BLUE, {"type": "loot", "take": five, "keep": "grass"}, "loot_too_many")
+    assert st.castles[RED] == grass_castle  # a refused loot changes nothing
+    grass = st.supply["grass"]
+    st.apply(BLUE, {"type": "loot", "take": [[3, 2], [4, 2]], "keep": "grass"})
+    assert st.castles[RED][2:4] == [["grass"] * 2, ["grass"] * 2]
+    assert st.carry[BLUE] == ["grass"] and st.supply["grass"] == grass + 1
+    ok(st)
