@@ -246,12 +246,22 @@ def _confirm(st: EketorpState, seat: int) -> None:
 
 
 def finish_building(st: EketorpState) -> str:
-    """End the game after a complete castle (R6.4) or the last round (R7.4); else end the round."""
-    st.fresh = [[0] * R.SITES for _ in range(st.n)]
-    if any(st.castle_stones(s) >= R.CASTLE_FULL for s in range(st.n)):
-        st.result = {"reason": "complete"}
+    """End the game after a complete castle (R6.4) or the last round (R7.4); else end the round.
+
+    The result says why, so that the pages can: which castles reached the target and how many
+    stones each holds, or which round played the last material card. At the end the stones built
+    in the last round stay marked (``fresh``), so the final board still shows the last build.
+    """
+    full = [
+        {"seat": s, "stones": st.castle_stones(s)}
+        for s in range(st.n)
+        if st.castle_stones(s) >= R.CASTLE_FULL
+    ]
+    if full:
+        st.result = {"reason": "complete", "castles": full, "round": st.round}
         return "over"
     if st.round >= st.max_rounds:
-        st.result = {"reason": "rounds"}
+        st.result = {"reason": "rounds", "round": st.round}
         return "over"
+    st.fresh = [[0] * R.SITES for _ in range(st.n)]
     return "round_end"

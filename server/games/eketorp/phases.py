@@ -27,7 +27,7 @@ def _enter_over(st: EketorpState) -> str | None:
     st.fight = None
     st.share = None
     if st.result is None:
-        st.result = {"reason": "rounds"}
+        st.result = {"reason": "rounds", "round": st.round}
     st.result["winners"] = st.winners()
     st.record("end", reason=st.result["reason"], winners=st.result["winners"])
     return None

@@ -5,6 +5,11 @@ same for every reader: the board, counts of cards and amulets, who has committed
 it has been revealed. ``private`` holds the reader's own hand, plan and chosen card; the table
 display (``seat=None``) has none. Nothing else ever leaves: no other seat's hand, plan or chosen
 card, no draw-pile or material-deck order, no RNG.
+
+``public.result`` is ``None`` until the game is over, then says why it ended and who won:
+``{"reason": "complete", "castles": [{"seat", "stones"}], "round", "winners"}`` when castles
+reached 18 stones (R6.4), ``{"reason": "rounds", "round", "winners"}`` when the last material card
+was played (R7.4). The stones built in the last round stay marked in ``seats[].fresh``.
 """
 
 from __future__ import annotations

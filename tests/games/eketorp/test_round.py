@@ -152,7 +152,16 @@ def test_a_complete_castle_ends_the_game_after_building() -> None:
     st.apply(RED, {"type": "build", "stone": "clay", "site": 6})
     assert st.beside[RED] == ["clay"]  # the castle is full: the other one is kept beside
     st.apply(RED, {"type": "done"})
-    assert st.is_over() and st.result == {"reason": "complete", "winners": [RED]}
+    assert st.is_over()
+    # the public view says why: whose castle reached the target, with how many stones
+    assert SPEC.view(st, None)["public"]["result"] == {
+        "reason": "complete",
+        "castles": [{"seat": RED, "stones": 18}],
+        "round": 1,
+        "winners": [RED],
+    }
+    # and the final board still shows the last build
+    assert SPEC.view(st, None)["public"]["seats"][RED]["fresh"] == [0, 0, 0, 0, 0, 1]
     assert st.hospital[BLUE] == [1, 0, 0]  # phase 6 was skipped
     assert score(st, RED)["breakdown"]["clay"] == {"count": 2, "points": 6}
     assert score(st, RED)["breakdown"]["complete"]["points"] == 5
@@ -185,6 +194,10 @@ def test_the_game_ends_after_the_tenth_round() -> None:
     assert st.round == 10
     plan(st, {})
     assert st.is_over() and st.result is not None and st.result["reason"] == "rounds"
+    # the public view says why: the round that played the last material card
+    public = SPEC.view(st, None)["public"]
+    assert public["result"]["reason"] == "rounds" and public["result"]["round"] == 10
+    assert public["material"]["deck_left"] == 0
     refused(st, None, {"type": "next_round"}, "game_over")
 
 
