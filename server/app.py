@@ -13,6 +13,7 @@ import logging
 import mimetypes
 import sys
 import threading
+import time
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -29,7 +30,7 @@ from .config import Settings
 from .connlimit import SPARE_THREADS, ConnectionLimit
 from .games.api import IllegalAction
 from .netinfo import base_url, is_loopback, qr_svg, wifi_qr_text
-from .ratelimit import TokenBucket
+from .ratelimit import Clock, TokenBucket
 from .store import Store
 from .table import Outgoing, Table
 
@@ -149,8 +150,11 @@ class Longhall:
         self.table.store.close()
 
 
-def create_app(settings: Settings) -> Longhall:
-    """Build the application for one table stored under ``settings.data_dir``."""
+def create_app(settings: Settings, clock: Clock = time.monotonic) -> Longhall:
+    """Build the application for one table stored under ``settings.data_dir``.
+
+    ``clock`` drives the per-connection rate limit (the tests pass their own).
+    """
     app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
     store = Store(settings.db_path)
@@ -205,7 +209,7 @@ def create_app(settings: Settings) -> Longhall:
                 # the message, and the error itself as the client's ``err.data``
                 raise ConnectionRefusedError(err.message, err.to_dict()) from None
             with buckets_lock:
-                buckets[sid] = TokenBucket(settings.rate, settings.burst)
+                buckets[sid] = TokenBucket(settings.rate, settings.burst, clock)
             send(table.welcome(who))
 
     @socketio.on("disconnect")

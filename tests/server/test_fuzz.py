@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 from server.app import Longhall, create_app
 from server.config import Settings
 from server.protocol import COMMANDS
+from server.ratelimit import TokenBucket
 
 from .conftest import Client, seated
 
@@ -96,19 +98,54 @@ def teardown_module() -> None:
         lh.stop()
 
 
-def test_a_flood_is_rate_limited_and_changes_nothing(longhall: Longhall) -> None:
-    anna, bob, cara = seated(longhall, ["Anna", "Bob", "Cara"])
-    assert anna.send("start")["ok"]
-    before = longhall.table.snapshot()
-    codes = [
-        bob.send("act", action={"type": "place", "to": "nowhere"})["error"]["code"]
-        for _ in range(longhall.table.settings.burst + 20)
-    ]
-    assert "rate_limited" in codes and codes[0] == "unknown_field"
-    assert longhall.table.snapshot() == before
-    asked = bob.sio.emit("snapshot", callback=True)  # still limited: refused, with the version
-    assert asked["error"]["code"] == "rate_limited" and asked["version"] == before["version"]
-    assert bob.connected and anna.act(type="place", to="A")["ok"]  # others are not slowed
+class HeldClock:
+    """A clock that moves only when the test moves it: however slowly a busy machine runs the
+    test, the rate limit's bucket does not refill in between."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_token_bucket_allows_bursts_and_refills_at_its_rate() -> None:
+    clock = HeldClock()
+    bucket = TokenBucket(rate=4.0, burst=3, clock=clock)
+    assert [bucket.allow() for _ in range(4)] == [True, True, True, False]
+    clock.now += 0.2  # 0.8 of a token
+    assert not bucket.allow()
+    clock.now += 0.05  # a whole token now
+    assert bucket.allow() and not bucket.allow()
+    clock.now += 60  # never more than the burst
+    assert [bucket.allow() for _ in range(4)] == [True, True, True, False]
+
+
+def test_a_flood_is_rate_limited_and_changes_nothing(tmp_path: Path) -> None:
+    clock = HeldClock()
+    config = Settings(data_dir=tmp_path, gpio="off", bot_delay=0.0)
+    longhall = create_app(config, clock=clock)
+    try:
+        anna, bob, cara = seated(longhall, ["Anna", "Bob", "Cara"])
+        assert anna.send("start")["ok"]
+        before = longhall.table.snapshot()
+        burst = longhall.table.settings.burst
+        codes = [
+            bob.send("act", action={"type": "place", "to": "nowhere"})["error"]["code"]
+            for _ in range(burst + 20)
+        ]
+        # the join and the flood drew from the same bucket: the rest are refused
+        assert codes[0] == "unknown_field" and codes[-20:] == ["rate_limited"] * 20
+        assert longhall.table.snapshot() == before
+        asked = bob.sio.emit("snapshot", callback=True)  # still limited: refused, with the version
+        assert asked["error"]["code"] == "rate_limited"
+        assert asked["version"] == before["version"]
+        assert bob.connected and anna.act(type="place", to="A")["ok"]  # others are not slowed
+        clock.now += 1.5 / config.rate  # a token and a half back: bob may speak again, once
+        assert "table" in bob.sio.emit("snapshot", callback=True)
+        assert bob.sio.emit("snapshot", callback=True)["error"]["code"] == "rate_limited"
+    finally:
+        longhall.stop()
 
 
 def test_an_oversized_command_is_refused(longhall: Longhall) -> None:
