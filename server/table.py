@@ -116,6 +116,10 @@ class Table:
         self.join_url = ""
         self._join_acks: dict[str, tuple[float, dict[str, Any]]] = {}
         self._bots: dict[int, tuple[tuple[int | None, str], Any]] = {}
+        # When each seat's last phone went away (wall clock, as the pages show it); a seat with
+        # no phone since this server started has been away since then.
+        self.started = time.time()
+        self.away: dict[int, float] = {}
         # Views of the current version, computed once per change for all who need them.
         self._views: dict[int | None, Any] = {}
         self._views_version = -1
@@ -261,8 +265,12 @@ class Table:
         seat = self.data.seats[who.seat] if who.seat < len(self.data.seats) else None
         if seat is None or seat.vacant:
             raise CommandError("bad_token", "This seat is no longer yours.")
+        if kind == "botify" and cmd["seat"] == who.seat and cmd["bot"] == "":
+            return  # a player takes their seat back from the bot standing in for them
         if kind in HOST_ONLY and who.seat != self.data.host:
             raise CommandError("host_only", "Only the host can do that.", command=kind)
+        if kind == "act" and seat.kind == "human" and seat.bot is not None:
+            raise CommandError("bot_standing_in", "A bot plays for you: take your seat back first.")
 
     def _context(self, who: Identity, cmd: dict[str, Any]) -> str | None:
         """What a command was decided on; None when nothing it names can have changed."""
@@ -728,10 +736,15 @@ class Table:
                     **seat.public(),
                     "host": i == data.host,
                     "connected": seat.kind == "bot" or i in present,
+                    # since when (server's wall clock) no phone holds this human seat
+                    "away_since": None
+                    if seat.kind == "bot" or i in present
+                    else self.away.get(i, self.started),
                 }
             )
         return {
             "code": data.code,
+            "now": time.time(),  # the server's wall clock, to count how long a phone is away
             "join_url": self.join_url,
             "game": data.game,
             "games": list(LOBBY_GAMES),
@@ -868,7 +881,8 @@ class Table:
     def disconnect(self, sid: str) -> None:
         with self.lock:
             who = self.connections.pop(sid, None)
-            if who is not None and who.kind == "seat":
+            if who is not None and who.kind == "seat" and who.seat is not None:
+                self.away[who.seat] = time.time()
                 self._after_change([])
 
     def snapshot_for(self, sid: str) -> dict[str, Any]:
@@ -987,10 +1001,9 @@ class Table:
             data = self.data
             if data.status != "playing" or data.paused or self.state is None:
                 return None
-            present = self._present()
             for seat in self.state.active_seats():
                 info = data.seats[seat]
-                kind = info.bot if (info.kind == "bot" or seat not in present) else None
+                kind = info.bot  # a bot seat, or a stand-in: it plays even with the phone open
                 if kind is None:
                     continue
                 bot = self._bots.get(seat)
