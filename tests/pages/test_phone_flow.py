@@ -381,24 +381,24 @@ def test_loot_is_tapped_stone_by_stone_from_the_top_then_one_is_kept(
     assert page.get_attribute(".stone-button[data-site='3'][data-level='2']", "aria-pressed") == (
         "true"
     )
-    tap(4, 1)
-    assert "3 van 5" in page.inner_text(".loot-sum")
-    # the stone (4) under them would make 7: out of reach
+    assert "2 van 5" in page.inner_text(".loot-sum")
+    # D13: a won siege removes one or two stones, never more: a third is out of reach
+    assert page.is_disabled(".stone-button[data-site='4'][data-level='1']")
     assert page.is_disabled(".stone-button[data-site='3'][data-level='0']")
     assert [b.inner_text() for b in page.query_selector_all(".keep")] == ["1 gras houden"]
-    tap(4, 0)  # and the wood under the grass of site 4: 1 + 1 + 1 + 2 = 5
-    assert "5 van 5" in page.inner_text(".loot-sum")
+    tap(3, 1)  # put the lower grass back
+    tap(3, 2)  # and the upper one: nothing removed
+    tap(4, 0)  # the wood of site 4, with the grass on it: 1 + 2 = 3
+    assert "3 van 5" in page.inner_text(".loot-sum")
+    assert page.is_disabled(".stone-button[data-site='3'][data-level='2']")  # a third stone
     keeps = page.query_selector_all(".keep")
     assert [k.inner_text() for k in keeps] == ["1 gras houden", "2 hout houden"]
     screenshot(page, "phone-nl-loot")
     page.tap(".keep >> nth=1")
     wait_until(page, "document.body.dataset.phase !== 'loot'")
-    assert phone.actions()[-1] == {
-        "type": "loot",
-        "take": [[3, 2], [3, 1], [4, 1], [4, 0]],
-        "keep": "wood",
-    }
-    assert st.castles[RED][2:4] == [["stone"], []] and st.carry[BLUE] == ["wood"]
+    assert phone.actions()[-1] == {"type": "loot", "take": [[4, 1], [4, 0]], "keep": "wood"}
+    assert st.castles[RED][2:4] == [["stone", "grass", "grass"], []]
+    assert st.carry[BLUE] == ["wood"]
     assert phone.refused == []
     phone.no_errors()
 
