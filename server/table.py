@@ -34,7 +34,24 @@ from .store import Store
 
 log = logging.getLogger("longhall.table")
 
-LOBBY_GAMES = ("eketorp",)  # games with phone and table pages
+
+@dataclass(frozen=True)
+class LobbyGame:
+    """A game the lobby offers (it has phone and table pages): its seats' colours, the lobby
+    options it takes, whether its engine plays the seats' own colours, its playing time."""
+
+    colours: tuple[str, ...]
+    options: tuple[str, ...]
+    seat_colours: bool
+    minutes: tuple[int, int]
+
+
+LOBBY_GAMES: dict[str, LobbyGame] = {
+    # Eketorp's box: 60 minutes
+    "eketorp": LobbyGame(tuple(COLOURS), ("deck",), False, (60, 60)),
+    # Vikings on Board: 4 colours (V0.1); the box says 30 to 60 minutes
+    "vikings_on_board": LobbyGame(("red", "blue", "yellow", "green"), (), True, (30, 60)),
+}
 SEEN_PER_IDENTITY = 256  # command ids remembered per sender, to answer repeats
 SINGLE_REVEALS_KEPT = 6  # choices revealed one at a time (a combat card), besides the last batch
 JOIN_ACK_SECONDS = 600.0
@@ -341,7 +358,7 @@ class Table:
             record.update(seat=who.seat, name=clean_name(cmd["name"]), colour=colour)
         elif kind == "add_bot":
             self._require_lobby()
-            if cmd["bot"] not in BOT_KINDS:
+            if cmd["bot"] not in BOT_KINDS or cmd["bot"] not in self.spec.bots:
                 raise CommandError("unknown_bot", "A bot is 'greedy' or 'random'.", bot=cmd["bot"])
             if len(data.seats) >= self.spec.max_players:
                 raise CommandError(
@@ -395,7 +412,23 @@ class Table:
                 raise CommandError(
                     "unknown_game", "That game cannot be played here yet.", game=cmd["game"][:32]
                 )
-            record.update(game=cmd["game"])
+            spec, lobby = GAMES[cmd["game"]], LOBBY_GAMES[cmd["game"]]
+            if len(data.seats) > spec.max_players:
+                raise CommandError(
+                    "too_many_for_game",
+                    f"{spec.title} is for {spec.min_players} to {spec.max_players} players and"
+                    f" {len(data.seats)} are seated: remove a seat first.",
+                    game=cmd["game"],
+                    min=spec.min_players,
+                    max=spec.max_players,
+                    seated=len(data.seats),
+                )
+            # a seat whose colour the game does not have takes one it has (the seats stay)
+            colours = [s.colour for s in data.seats]
+            for i, colour in enumerate(colours):
+                if colour not in lobby.colours:
+                    colours[i] = next(c for c in lobby.colours if c not in colours)
+            record.update(game=cmd["game"], colours=colours)
         elif kind == "set_options":
             self._require_lobby()
             if cmd["deck"] not in ("house", "physical"):
@@ -430,12 +463,16 @@ class Table:
                     " play it, or remove it.",
                     name=waiting[0].name,
                 )
+            lobby = LOBBY_GAMES[data.game]
+            options = {k: v for k, v in data.options.items() if k in lobby.options}
+            if lobby.seat_colours:  # each player plays the colour they sat down with
+                options["colours"] = [s.colour for s in data.seats]
             config = default_config(
                 data.game,
                 n,
                 start_player=min(data.start_player, n - 1),
                 data_dir=self.settings.data_dir,
-                **data.options,
+                **options,
             )
             seed = secrets.randbits(62) if self.settings.seed is None else self.settings.seed
             record.update(config=config, seed=seed + data.next_game_id - 1, at=time.time())
@@ -489,13 +526,19 @@ class Table:
 
     def _free_colour(self, wanted: str, mine: int | None = None) -> str:
         taken = {s.colour for i, s in enumerate(self.data.seats) if i != mine}
+        colours = self._colours()
         if wanted:
-            if wanted not in COLOURS:
+            if wanted not in colours:
                 raise CommandError("bad_colour", "There is no such colour.", colour=wanted[:16])
             if wanted in taken:
                 raise CommandError("colour_taken", "That colour is taken.", colour=wanted)
             return wanted
-        return next(c for c in COLOURS if c not in taken)
+        return next(c for c in colours if c not in taken)
+
+    def _colours(self) -> tuple[str, ...]:
+        """The seats' colours the chosen game has (a game of another kind: every colour)."""
+        lobby = LOBBY_GAMES.get(self.data.game)
+        return lobby.colours if lobby else tuple(COLOURS)
 
     # -- applying records (deterministic: also used to replay the journal) --------------------
 
@@ -532,6 +575,8 @@ class Table:
         elif kind == "set_game":
             data.game = record["game"]
             self.spec = GAMES[data.game]
+            for seat, colour in zip(data.seats, record.get("colours", ()), strict=False):
+                seat.colour = colour
             self.state = None  # the last game's board belongs to the other game
         elif kind == "set_options":
             data.options = dict(record["options"])
@@ -605,6 +650,7 @@ class Table:
             "winners": self.state.winners() if status == "finished" else [],
             "seats": [s.public() for s in data.seats],
             "status": status,
+            "game": data.game,  # the pages draw the score in this game's words
         }
         data.status, data.paused = "over", False
         data.last_result = result
@@ -748,6 +794,16 @@ class Table:
             "join_url": self.join_url,
             "game": data.game,
             "games": list(LOBBY_GAMES),
+            "lobby_games": {
+                name: {
+                    "min_players": GAMES[name].min_players,
+                    "max_players": GAMES[name].max_players,
+                    "minutes": list(lobby.minutes),
+                    "bots": [b for b in BOT_KINDS if b in GAMES[name].bots],
+                    "options": list(lobby.options),
+                }
+                for name, lobby in LOBBY_GAMES.items()
+            },
             "status": data.status,
             "paused": data.paused,
             "options": dict(data.options),
@@ -756,7 +812,7 @@ class Table:
             "start_player": data.start_player,
             "min_players": self.spec.min_players,
             "max_players": self.spec.max_players,
-            "colours": COLOURS,
+            "colours": {c: COLOURS[c] for c in self._colours()},
             "game_id": data.game_id,
             "fingerprints": {
                 seat: entry["hash"][: fingerprints.SHORT]

@@ -13,11 +13,13 @@ from ..support import ROOT
 
 I18N = ROOT / "server" / "static" / "i18n"
 LANGUAGES = ("en", "nl", "fr", "de")
-PAGES = [
-    ROOT / "phone_ui" / "phone.js",
-    ROOT / "table_display" / "table.js",
-    ROOT / "server" / "static" / "common.js",
-]
+# the pages' shells, their shared modules and every game's page modules
+PAGES = sorted(
+    path
+    for folder in ("phone_ui", "table_display", "server/static")
+    for path in (ROOT / folder).rglob("*.js")
+    if "vendor" not in path.parts
+)
 # Values every dynamic key may take: phases, stones, sides, stations, colours, bots, decks...
 DYNAMIC = {
     "phase": [
@@ -175,9 +177,31 @@ def test_french_punctuation_keeps_its_no_break_space() -> None:
 
 def test_no_user_facing_text_is_written_into_the_pages() -> None:
     """Strings shown to people come from t(); the pages hold only keys, symbols and numbers."""
-    for page in PAGES[:2]:
+    for page in (p for p in PAGES if "static" not in p.parts):  # the pages, not common.js
         source = page.read_text(encoding="utf-8")
         for literal in re.findall(r'h\("[a-z0-9]+",\s*\{[^}]*\},\s*"([^"]{4,})"\)', source):
             if literal == "Longhall":  # the product's name is the same in every language
                 continue
             pytest.fail(f"{page.name}: a literal text {literal!r} instead of t()")
+
+
+def test_vikings_on_board_words_are_complete_in_every_language() -> None:
+    """Every building (V0.4), goods kind, phase and log event of the engine has its words."""
+    from server.games.vikings_on_board import rules as R
+    from server.games.vikings_on_board.phases import PHASES
+
+    events = set()
+    for path in (ROOT / "server" / "games" / "vikings_on_board").glob("*.py"):
+        events |= set(re.findall(r'record\(\s*"([a-z_]+)"', path.read_text(encoding="utf-8")))
+    assert {"go", "sail", "bet_won", "end"} <= events
+    variants = {"go": ["go", "go_idle"], "move": ["move", "move_to"], "draw": ["draw_1", "draw_2"]}
+    for lang in LANGUAGES:
+        cat = catalog(lang)
+        keys = [f"vob.{part}.{b}" for b in R.BUILDINGS for part in ("building", "effect")]
+        keys += [f"vob.reason.{b}" for b in R.BUILDINGS if b != "first_player"]  # V3.1: always
+        keys += [f"vob.goods.{g}" for g in R.GOODS] + [f"vob.score.{g}" for g in R.GOODS]
+        keys += [f"colour.{c}" for c in R.COLOURS]
+        keys += [f"vob.{part}.{p}" for p in PHASES if p != "setup" for part in ("phase", "help")]
+        keys += [f"vob.log.{v}" for e in events for v in variants.get(e, [e])]
+        missing = [k for k in keys if k not in cat]
+        assert not missing, f"{lang}: {missing}"

@@ -135,6 +135,15 @@ class Phone:
             "join_url": "http://127.0.0.1/join/stand-in",
             "game": "eketorp",
             "games": ["eketorp"],
+            "lobby_games": {
+                "eketorp": {
+                    "min_players": 3,
+                    "max_players": 6,
+                    "minutes": [60, 60],
+                    "bots": ["greedy", "random"],
+                    "options": ["deck"],
+                }
+            },
             "status": self.status,
             "paused": False,
             "options": {"deck": "house"},

@@ -184,9 +184,79 @@ def test_a_rematch_does_not_wait_for_a_seat_without_a_phone(longhall: Longhall) 
 
 def test_the_host_picks_the_game_among_those_with_pages(longhall: Longhall) -> None:
     (anna,) = seated(longhall, ["Anna"])
-    assert anna.last()["table"]["games"] == ["eketorp"]
-    assert anna.send("set_game", game="vikings_on_board")["error"]["code"] == "unknown_game"
+    table = anna.last()["table"]
+    assert table["games"] == ["eketorp", "vikings_on_board"]
+    assert table["lobby_games"]["eketorp"]["min_players"] == 3
+    assert table["lobby_games"]["vikings_on_board"] == {
+        "min_players": 2,
+        "max_players": 4,  # V0.1
+        "minutes": [30, 60],
+        "bots": ["greedy", "random"],
+        "options": [],
+    }
+    assert anna.send("set_game", game="carcassonne")["error"]["code"] == "unknown_game"
+    assert anna.send("set_game", game="vikings_on_board")["ok"]
+    table = anna.last()["table"]
+    assert table["game"] == "vikings_on_board"
+    assert (table["min_players"], table["max_players"]) == (2, 4)
+    assert list(table["colours"]) == ["red", "blue", "yellow", "green"]  # V0.1
     assert anna.send("set_game", game="eketorp")["ok"]
+    assert anna.last()["table"]["game"] == "eketorp"
+    assert len(anna.last()["table"]["colours"]) == 6
+
+
+def test_five_seats_cannot_choose_vikings_on_board_and_are_told_why(longhall: Longhall) -> None:
+    phones = seated(longhall, ["Anna", "Bob", "Cara", "Dan", "Eve"])
+    anna = phones[0]
+    version = longhall.table.data.version
+    refused = anna.send("set_game", game="vikings_on_board")
+    assert refused["error"]["code"] == "too_many_for_game" and refused["version"] == version
+    assert refused["error"]["params"] == {
+        "game": "vikings_on_board",
+        "min": 2,
+        "max": 4,
+        "seated": 5,
+    }
+    assert "remove a seat" in refused["error"]["message"]
+    assert anna.last()["table"]["game"] == "eketorp"
+    assert anna.send("kick", seat=4)["ok"]
+    assert anna.send("set_game", game="vikings_on_board")["ok"]
+    # four seats of Vikings on Board: a fifth can neither join nor be a bot
+    assert anna.send("add_bot", bot="greedy")["error"]["code"] == "table_full"
+
+
+def test_vikings_on_board_seats_take_its_colours_and_play_them(longhall: Longhall) -> None:
+    anna, bob = seated(longhall, ["Anna", "Bob"])
+    assert anna.send("profile", name="Anna", colour="white")["ok"]
+    assert bob.send("profile", name="Bob", colour="black")["ok"]
+    assert anna.send("set_game", game="vikings_on_board")["ok"]
+    colours = [s["colour"] for s in anna.last()["table"]["seats"]]
+    assert colours == ["red", "blue"]  # the first free colours of the game, seat by seat
+    assert bob.send("profile", name="Bob", colour="white")["error"]["code"] == "bad_colour"
+    assert bob.send("profile", name="Bob", colour="green")["ok"]
+    assert anna.send("start")["ok"]
+    view = anna.last()
+    assert view["game"]["public"]["colours"] == ["red", "green"]  # each plays their own colour
+    assert view["game"]["private"]["colour"] == "red"
+
+
+def test_a_rematch_keeps_the_seats_and_may_switch_the_game(longhall: Longhall) -> None:
+    anna, *_ = seated(longhall, ["Anna", "Bob", "Cara"])
+    assert anna.send("start")["ok"]
+    assert anna.send("end_game")["ok"]
+    over = anna.last()["table"]
+    assert over["status"] == "over" and over["result"]["game"] == "eketorp"
+    assert anna.send("set_game", game="vikings_on_board")["ok"]
+    after = anna.last()["table"]
+    assert after["status"] == "over" and after["result"]["game"] == "eketorp"  # still shown
+    assert anna.send("start")["ok"]
+    view = anna.last()
+    assert view["table"]["game"] == "vikings_on_board" and view["game"]["public"]["players"] == 3
+    assert [s["name"] for s in view["table"]["seats"]] == ["Anna", "Bob", "Cara"]
+    assert anna.send("end_game")["ok"]
+    assert anna.last()["table"]["result"]["game"] == "vikings_on_board"
+    assert anna.send("set_game", game="eketorp")["ok"]  # and back, the same seats
+    assert anna.send("start")["ok"]
     assert anna.last()["table"]["game"] == "eketorp"
 
 

@@ -33,3 +33,24 @@ def test_nothing_outside_the_pages_folders(longhall: Longhall) -> None:
     client = longhall.app.test_client()
     for path in ("/phone/../server/app.py", "/static/../../pyproject.toml", "/phone/nope.js"):
         assert client.get(path).status_code == 404
+
+
+def test_every_page_module_is_served_compressed(longhall: Longhall) -> None:
+    """The shells' shared modules and each game's page modules (loaded with import()) are
+    served like the pages themselves."""
+    client = longhall.app.test_client()
+    modules = [
+        ("/phone/page.js", ROOT / "phone_ui" / "page.js"),
+        ("/table/page.js", ROOT / "table_display" / "page.js"),
+    ]
+    for prefix, folder in (("/phone", "phone_ui"), ("/table", "table_display")):
+        for path in sorted((ROOT / folder / "games").glob("*.js")):
+            modules.append((f"{prefix}/games/{path.name}", path))
+    for path in sorted((ROOT / "server" / "static" / "games").glob("*.js")):
+        modules.append((f"/static/games/{path.name}", path))
+    assert len(modules) >= 5
+    for url, path in modules:
+        answer = client.get(url, headers={"Accept-Encoding": "gzip"})
+        assert answer.status_code == 200, url
+        assert answer.headers["Content-Type"].startswith("text/javascript"), url
+        assert gzip.decompress(answer.data) == path.read_bytes(), url

@@ -1,0 +1,199 @@
+// What the phone's shell and its game modules share: the latest message, the connection, sending,
+// the redraw, and the small pieces every game's screens use. It imports neither the shell nor a
+// game module, so there is no import cycle: the shell sets the redraw (setRenderer), the game
+// modules are loaded by gameModule() when a table plays that game.
+
+import { h, errorText, seatBadge, setGameWords, t } from "/static/common.js";
+
+export const code = decodeURIComponent(location.pathname.split("/")[2] || "");
+export const TOKEN_KEY = `longhall.token.${code}`;
+
+export let conn = null;
+export let msg = null; // the latest snapshot or update
+export let online = false;
+export let fatal = null; // {code, message} when this page cannot go on by itself
+
+export function setConn(value) { conn = value; }
+export function setMsg(value) { msg = value; }
+export function setOnline(value) { online = value; }
+export function setFatal(value) { fatal = value; }
+
+export const ui = {
+  pending: false,
+  toast: null,
+  toastTimer: null,
+  sheet: null, // "help" | "host" | a game's own sheet | null
+  handover: null, // {seat, url, qr}
+  notice: null,
+  name: localStorage.getItem("longhall.name") || "",
+  colour: "",
+  wakeHint: false,
+  confirmEnd: false,
+  history: null, // the host's list of earlier games, once asked for
+};
+
+// -- redrawing -----------------------------------------------------------------------------------
+
+let renderer = () => {};
+
+/** The shell's redraw, set once by the shell. */
+export function setRenderer(draw) { renderer = draw; }
+
+export function render() { renderer(); }
+
+/** Open a sheet over the page (help, the host's, a game's own), or close it (null). */
+export function openSheet(kind) {
+  ui.sheet = ui.sheet === kind ? null : kind;
+  render();
+}
+
+// -- the game modules ----------------------------------------------------------------------------
+// One module per game (phone_ui/games/<id>.js), loaded the first time the table plays it. Its
+// default export is the game's screens: {id, bar, screen, atHand, sheet, scoreRows, ...}.
+
+const games = {};
+const loading = {};
+
+/** The page module of game ``id``, or null while it loads (the page redraws once it is here). */
+export function gameModule(id) {
+  if (games[id]) return games[id];
+  if (!/^[a-z0-9_]+$/.test(id || "")) return null;
+  if (!loading[id]) {
+    loading[id] = import(`./games/${id}.js`).then((module) => {
+      if (module.default.id !== id) throw new Error(`games/${id}.js registers ${module.default.id}`);
+      games[id] = module.default;
+      render();
+    }, (err) => {
+      console.error(`no page module for ${id}: ${err}`);
+    });
+  }
+  return null;
+}
+
+/** The module of the game being played (or last played), once loaded; it also speaks the
+ * game's words inside error messages. */
+export function currentGame() {
+  if (!msg) return null;
+  const table = msg.table;
+  let id = null; // the lobby needs no game's module: it is loaded when the game starts
+  if (table.status === "playing" && msg.game) id = table.game;
+  else if (table.status === "over" && table.result) id = table.result.game || table.game;
+  const module = id ? gameModule(id) : null;
+  setGameWords(module && module.errorWords);
+  return module;
+}
+
+// -- sending -------------------------------------------------------------------------------------
+
+export async function send(type, fields = {}) {
+  if (ui.pending || !online) return null;
+  ui.pending = true;
+  render();
+  const answer = await conn.send(type, fields);
+  ui.pending = false;
+  if (!answer.ok) showToast(errorText(answer.error), "error");
+  render();
+  return answer;
+}
+
+export const act = (action) => send("act", { action: strip(action) });
+
+// Two steps in a row (a move is "unplace" then "place"): the second must be made against the
+// table as the first left it, so wait until its update is here (it normally comes before the
+// answer; never wait long).
+export const versionWaiters = new Set();
+export function caughtUp(version) {
+  if (msg && msg.version >= version) return Promise.resolve();
+  return new Promise((resolve) => {
+    const waiter = { version, done: () => { versionWaiters.delete(waiter); clearTimeout(timer); resolve(); } };
+    const timer = setTimeout(waiter.done, 2000);
+    versionWaiters.add(waiter);
+  });
+}
+export const tableStep = (type) => send("table", { action: { type } });
+
+export function strip(action) {
+  const out = { ...action };
+  delete out.undo;
+  return out;
+}
+
+export function showToast(text, kind) {
+  ui.toast = { text, kind };
+  clearTimeout(ui.toastTimer);
+  ui.toastTimer = setTimeout(() => {
+    ui.toast = null;
+    render();
+  }, kind === "error" ? 5000 : 7000);
+  render();
+}
+
+// -- small pieces --------------------------------------------------------------------------------
+
+export function seats() {
+  return msg ? msg.table.seats : [];
+}
+
+export function me() {
+  return msg && msg.you ? msg.you.seat : null;
+}
+
+export function actionButton(label, action, attrs = {}) {
+  return h(
+    "button",
+    {
+      class: attrs.class || "",
+      disabled: ui.pending || !online || attrs.disabled,
+      "data-action": JSON.stringify(strip(action)),
+      onclick: () => act(action),
+    },
+    label,
+  );
+}
+
+export function legalHas(type, match = {}) {
+  const legal = (msg.game && msg.game.legal) || [];
+  return legal.find((a) => a.type === type && Object.entries(match).every(([k, v]) => a[k] === v));
+}
+
+export function name(seat) {
+  const s = seats()[seat];
+  return s ? `${s.symbol} ${s.name}` : "?";
+}
+
+/** A seat someone plays from a phone now (not a bot, not empty, not away). */
+export function present(seat) {
+  const s = seats()[seat];
+  return s.kind === "human" && s.connected && !s.vacant;
+}
+
+export function waiting(text) {
+  return h("section", { class: "panel waiting" }, h("p", {}, text));
+}
+
+export function waitingFor(pub, key) {
+  const names = pub.active.filter((s) => s !== me()).map(name).join(", ");
+  return waiting(t(key, { names }));
+}
+
+/** The final score: one card per player, best first, the total at the top, then every category
+ * with its count and points, as the game's module lists them. Readable on a 360 px phone. */
+export function finalScores(result) {
+  if (!result.scores) return h("section", { class: "panel" }, h("h1", {}, t("score.abandoned")));
+  const game = currentGame();
+  const winners = new Set(result.winners);
+  const order = result.scores.map((_, i) => i).sort((a, b) => result.scores[b].total - result.scores[a].total);
+  return h("section", { class: "panel final" },
+    h("h1", {}, result.status === "abandoned" ? t("score.abandoned") : t("score.title")),
+    result.winners.length ? h("p", { class: "winners" }, t("score.winners", { names: result.winners.map((w) => (result.seats[w] || {}).name).join(", ") })) : null,
+    h("ol", { class: "score-cards" }, order.map((i) => {
+      const score = result.scores[i];
+      const rank = 1 + result.scores.filter((other) => other.total > score.total).length;
+      return h("li", { class: `score-card ${winners.has(i) ? "winner" : ""}`, "data-seat": i },
+        h("div", { class: "score-head" },
+          h("span", { class: "rank" }, `${rank}.`),
+          seatBadge(result.seats[i] || seats()[i]),
+          h("span", { class: "total", "aria-label": `${t("score.total")}: ${score.total}` }, h("small", {}, t("score.total")), " ", String(score.total))),
+        game ? game.scoreRows(score, false) : null); // the total is at the top
+    })));
+}

@@ -1,0 +1,147 @@
+// What the table display's shell and its game modules share: the latest message, the redraw,
+// the fingerprint checks, and the pieces every game draws (players' tokens, an address). It
+// imports neither the shell nor a game module, so there is no import cycle: the shell sets the
+// redraw (setRenderer), the game modules are loaded by gameModule() when a table plays that game.
+
+import { h, icon, setGameWords, t } from "/static/common.js";
+import { canonical, verifyReveal } from "/static/sha256.js";
+
+export let msg = null;
+export let online = false;
+
+export function setMsg(value) { msg = value; }
+export function setOnline(value) { online = value; }
+
+let renderer = () => {};
+
+/** The shell's redraw, set once by the shell. */
+export function setRenderer(draw) { renderer = draw; }
+
+export function render() { renderer(); }
+
+// -- the game modules ----------------------------------------------------------------------------
+// One module per game (table_display/games/<id>.js), loaded the first time the table plays it.
+// Its default export is the game's screens: {id, screen, scoreTable, ...}.
+
+const games = {};
+const loading = {};
+
+/** The page module of game ``id``, or null while it loads (the page redraws once it is here). */
+export function gameModule(id) {
+  if (games[id]) return games[id];
+  if (!/^[a-z0-9_]+$/.test(id || "")) return null;
+  if (!loading[id]) {
+    loading[id] = import(`./games/${id}.js`).then((module) => {
+      if (module.default.id !== id) throw new Error(`games/${id}.js registers ${module.default.id}`);
+      games[id] = module.default;
+      render();
+    }, (err) => {
+      console.error(`no page module for ${id}: ${err}`);
+    });
+  }
+  return null;
+}
+
+/** The module of the game being played (or last played), once loaded; it also speaks the
+ * game's words inside notices. */
+export function currentGame() {
+  if (!msg) return null;
+  const table = msg.table;
+  let id = null; // the lobby needs no game's module: it is loaded when the game starts
+  if (table.status === "playing" && msg.game) id = table.game;
+  else if (table.status === "over" && table.result) id = table.result.game || table.game;
+  const module = id ? gameModule(id) : null;
+  setGameWords(module && module.errorWords);
+  return module;
+}
+
+// -- fingerprints ----------------------------------------------------------------------------------
+// Fingerprints this screen showed while choices were secret, and what checking each revealed
+// choice against them gave (by salt): anyone watching can trust that nobody changed a plan.
+const shown = {};
+const checked = {};
+// The latest reveal of each seat's choice, by game, seat and content: the table keeps only its
+// last few reveals, and a round with many fights would push the plans out of the list while they
+// are still shown in the castles.
+const reveals = new Map();
+const revealKey = (seat, content) => `${msg.table.game_id}:${seat}:${canonical(content)}`;
+
+export function checkFingerprints() {
+  for (const [seat, fingerprint] of Object.entries(msg.table.fingerprints)) shown[seat] = fingerprint;
+  for (const reveal of msg.table.reveals) {
+    if (reveal.salt in checked) continue;
+    checked[reveal.salt] = verifyReveal(reveal, shown[String(reveal.seat)]);
+    reveals.set(revealKey(reveal.seat, reveal.content), reveal);
+  }
+}
+
+/** The check mark for a revealed choice of ``seat`` equal to ``content``, if it was fingerprinted. */
+export function fingerprintMark(seat, content) {
+  const reveal = reveals.get(revealKey(seat, content)); // canonical: key order may differ
+  if (!reveal) return null;
+  return checked[reveal.salt]
+    ? h("span", { class: "check ok", title: t("table.fingerprint_ok") }, "✓ ", reveal.hash.slice(0, 8))
+    : h("span", { class: "check bad" }, "✗ ", t("table.fingerprint_bad"));
+}
+
+
+export function seats() {
+  return msg.table.seats;
+}
+
+export function name(seat) {
+  const s = seats()[seat];
+  return s ? `${s.symbol} ${s.name}` : "?";
+}
+
+// -- pieces on the board -------------------------------------------------------------------------
+
+/**
+ * Pieces in groups ({make, n}): one by one while there are at most ``most`` in all, else one of
+ * each group with its count ("×3"), so a crowded place still fits on one or two lines.
+ */
+export function pieces(groups, most) {
+  const total = groups.reduce((sum, group) => sum + group.n, 0);
+  const out = [];
+  for (const group of groups) {
+    if (!group.n) continue;
+    if (total <= most) {
+      for (let i = 0; i < group.n; i++) out.push(group.make());
+    } else {
+      out.push(h("span", { class: "group" }, group.make(), group.n > 1 ? h("span", { class: "times" }, `×${group.n}`) : null));
+    }
+  }
+  return out;
+}
+
+export function token(seat) {
+  const info = seats()[seat];
+  return h("span", { class: `viking-token colour-${info.colour}`, title: info.name }, info.symbol);
+}
+
+/** The vikings of each seat on a place (a list of counts by seat). */
+export function vikingsOn(occ, most = 4) {
+  return pieces(occ.map((n, seat) => ({ n, make: () => token(seat) })), most);
+}
+
+/** An address split only at its slashes, so the join code is never cut in two. */
+export function url(address) {
+  const parts = address.match(/[^/]*\/*/g).filter(Boolean);
+  const out = [];
+  parts.forEach((part, i) => {
+    if (i) out.push(h("wbr"));
+    out.push(h("span", { class: "nobreak" }, part));
+  });
+  return out;
+}
+
+/** The final score's frame: the title and the winners over the game's own table of scores. */
+export function finalScores(result) {
+  if (!result.scores) return h("section", { class: "panel final" }, h("h2", {}, t("score.abandoned")));
+  const game = currentGame();
+  return h("section", { class: "panel final" },
+    h("div", { class: "final-head" },
+      h("h2", {}, result.status === "abandoned" ? t("score.abandoned") : t("score.title")),
+      result.winners.length ? h("p", { class: "winners" }, icon("star"), " ", t("score.winners", { names: result.winners.map((w) => (result.seats[w] || {}).name).join(", ") })) : null),
+    game ? game.scoreTable(result) : null);
+}

@@ -1,0 +1,239 @@
+"""Vikings on Board through the pages: the table display and phones in Chromium, from the lobby
+to the final score; every action kind tapped on the harbour drawing, a reload at every kind of
+step, and no barrel value anywhere but on its owner's phone until the final score (V2.6)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+from typing import Any
+
+import pytest
+
+from ..support import ServerProcess
+from .conftest import Watched, screenshot, wait_until
+from .test_game import open_phone
+
+pytestmark = pytest.mark.slow
+
+CLICKABLE = "[data-action]:not([disabled])"
+# every action a player takes on the phone in a 2-player game (V2-V4)
+ACTION_KINDS = {
+    "go",
+    "back",
+    "promote",
+    "pick_piece",
+    "to_drakkar",
+    "swap_with",
+    "pick_barrel",
+    "to_zone",
+    "place_chest",
+    "raise",
+    "bonus_viking",
+    "sail",
+}
+
+
+def value_paths(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every place in a message where a key named "value" is."""
+    found = []
+    if isinstance(node, dict):
+        for key, child in node.items():
+            if key == "value":
+                found.append((*path, key))
+            found += value_paths(child, (*path, key))
+    elif isinstance(node, list):
+        for i, child in enumerate(node):
+            found += value_paths(child, (*path, i))
+    return found
+
+
+def check_secrecy(watched: Watched, seat: int | None) -> int:
+    """No message this page received holds another seat's barrel (values, private part) before
+    the final score; return how many messages were checked."""
+    checked = 0
+    for _, message in watched.messages:
+        game = message.get("game")
+        if not game or game.get("game") != "vikings_on_board":
+            continue
+        checked += 1
+        if seat is None:
+            assert game["private"] is None
+        else:
+            assert game["seat"] == seat
+            assert game["private"] is None or len(game["private"]["barrels"]) == 4
+        for path in value_paths(message):
+            if path[:3] == ("game", "private", "barrels"):
+                continue  # the reader's own barrels
+            if path[:3] == ("game", "public", "log"):
+                event = game["public"]["log"][path[3]]
+                assert event["e"] == "raise", event  # a market value
+                continue
+            raise AssertionError(f"{watched.name}: a value at {path}")
+    return checked
+
+
+def own_values(watched: Watched) -> list[int]:
+    """This phone's barrel values, from its own messages."""
+    for _, message in reversed(watched.messages):
+        game = message.get("game")
+        if game and game.get("private"):
+            return sorted(b["value"] for b in game["private"]["barrels"])
+    raise AssertionError("no private view")
+
+
+def dom_barrel_values(page: Any) -> int:
+    """How many barrel values the page shows."""
+    return int(page.evaluate("document.querySelectorAll('.vob-barrel-chip, .own-value').length"))
+
+
+def choose(phone: Watched, rnd: random.Random, used: set[str], buildings: set[str]) -> bool:
+    """Tap one thing this phone may do now, preferring what has not been done yet."""
+    page = phone.page
+    options = []
+    for element in page.query_selector_all(CLICKABLE):
+        action = json.loads(element.get_attribute("data-action") or "{}")
+        kind = action.get("type")
+        fresh = kind not in used or (kind == "go" and action["building"] not in buildings)
+        if kind == "back" and "back" in used:
+            continue  # going back once is enough: the game must move on
+        options.append((fresh, element, action))
+    if not options:
+        return False
+    fresh = [o for o in options if o[0]]
+    _, element, action = rnd.choice(fresh or options)
+    version = page.evaluate("document.body.dataset.version")
+    try:
+        element.tap(timeout=3000)
+    except Exception:  # the page redrew under our finger: look again
+        return True
+    used.add(action["type"])
+    if action["type"] == "go":
+        buildings.add(action["building"])
+    # refused (a toast says why) or the table moved on: look again
+    with contextlib.suppress(TimeoutError):
+        wait_until(page, f"document.body.dataset.version !== '{version}'", timeout=5)
+    return True
+
+
+def step_kind(page: Any) -> str:
+    """What kind of step the phone is at, for the reloads."""
+    return str(
+        page.evaluate(
+            "(() => { const b = document.body.dataset; const p = document.querySelector("
+            "'.vob-prompt h2'); return b.phase + ':' + (p ? p.textContent : ''); })()"
+        )
+    )
+
+
+def start_vikings(host: Any, seats: int) -> None:
+    wait_until(host, f"document.querySelectorAll('.seat-row').length === {seats}")
+    host.tap("[data-game=vikings_on_board]")
+    wait_until(host, "document.querySelector('[data-game=vikings_on_board].chosen')")
+    host.tap("#start")
+    wait_until(host, "document.body.dataset.status === 'playing'", timeout=15)
+
+
+def test_a_whole_two_player_game_with_two_phones(browser: Any, server: ServerProcess) -> None:
+    rnd = random.Random(5)
+    table_context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="en")
+    table = Watched(table_context.new_page(), "table")
+    table.page.goto(server.url + "/")
+    table.page.wait_for_selector("#join-url")
+    join_url = table.page.inner_text("#join-url")
+    phones = [
+        open_phone(browser, join_url, "Anna", "en"),
+        open_phone(browser, join_url, "Bram", "fr", small=True),  # a 360 px phone
+    ]
+    start_vikings(phones[0].page, 2)
+    wait_until(table.page, "document.querySelector('.vob-harbour')", timeout=15)
+    screenshot(table.page, "vob-table-start")
+
+    used: set[str] = set()
+    buildings: set[str] = set()
+    reloaded: set[str] = set()
+    shots: set[str] = set()
+    for _ in range(1500):
+        if table.page.evaluate("document.body.dataset.status") == "over":
+            break
+        acted = False
+        for seat, phone in enumerate(phones):
+            page = phone.page
+            kind = step_kind(page)
+            if page.query_selector(CLICKABLE) is None:
+                continue
+            if kind not in reloaded:  # a reload at every kind of step draws it back the same
+                reloaded.add(kind)
+                page.reload()
+                wait_until(page, "document.body.dataset.online === 'true'")
+                wait_until(page, f"document.body.dataset.phase === '{kind.split(':')[0]}'")
+                page.wait_for_selector(CLICKABLE)  # the game's module is loaded and drawn
+                assert step_kind(page) == kind
+                if kind.split(":")[0] not in shots:
+                    shots.add(kind.split(":")[0])
+                    screenshot(page, f"vob-phone-{seat}-{kind.split(':')[0]}")
+            # a player's barrel values are on their phone only
+            assert dom_barrel_values(page) >= 1
+            acted = choose(phone, rnd, used, buildings) or acted
+        if not acted:
+            table.page.wait_for_timeout(50)
+        if "sail" in used and "vob-table-sailing" not in shots:
+            shots.add("vob-table-sailing")
+            screenshot(table.page, "vob-table-sailing")
+        assert dom_barrel_values(table.page) == 0  # the table display never shows one
+    else:
+        raise AssertionError("the game did not end")
+
+    assert used >= ACTION_KINDS, ACTION_KINDS - used
+    assert len(buildings) == 11, buildings
+    wait_until(table.page, "document.querySelector('.final')", timeout=15)
+    screenshot(table.page, "vob-table-final")
+    for phone in phones:
+        wait_until(phone.page, "document.querySelector('.final')", timeout=15)
+    screenshot(phones[0].page, "vob-phone-final")
+    final = table.page.inner_text(".final")
+    assert "Barrels won" in final and "Chests" in final
+    # the shields are lifted: every player's barrels won count in the public scores
+    for phone in phones:
+        assert check_secrecy(phone, phones.index(phone)) > 50
+    assert check_secrecy(table, None) > 50
+    assert own_values(phones[0]) == own_values(phones[1]) == [1, 2, 3, 4]  # D1
+    for watched in (*phones, table):
+        assert watched.errors == [], f"{watched.name}: {watched.errors}"
+    table_context.close()
+    for phone in phones:
+        phone.page.context.close()
+
+
+def test_a_four_player_game_with_one_phone_and_three_bots(
+    browser: Any, server: ServerProcess
+) -> None:
+    rnd = random.Random(9)
+    table_context = browser.new_context(viewport={"width": 1280, "height": 720}, locale="de")
+    table = Watched(table_context.new_page(), "table")
+    table.page.goto(server.url + "/")
+    table.page.wait_for_selector("#join-url")
+    join_url = table.page.inner_text("#join-url")
+    phone = open_phone(browser, join_url, "Anna", "nl")
+    host = phone.page
+    for n in range(2, 5):
+        host.tap("[data-bot=greedy]" if n % 2 else "[data-bot=random]")
+        wait_until(host, f"document.querySelectorAll('.seat-row').length === {n}")
+    start_vikings(host, 4)
+    used: set[str] = set()
+    buildings: set[str] = set()
+    for _ in range(800):
+        if table.page.evaluate("document.body.dataset.status") == "over":
+            break
+        if not choose(phone, rnd, used, buildings):
+            host.wait_for_timeout(50)
+        assert dom_barrel_values(table.page) == 0
+    else:
+        raise AssertionError("the game did not end")
+    wait_until(table.page, "document.querySelector('.final')", timeout=15)
+    screenshot(table.page, "vob-table-final-4p-1280")
+    assert check_secrecy(phone, 0) > 20 and check_secrecy(table, None) > 20
+    assert phone.errors == [] and table.errors == []
+    table_context.close()
+    host.context.close()
