@@ -434,7 +434,9 @@ function lootView(g) {
     if (next[site] === 0 && Object.values(next).every((n) => n === 0)) local.loot.depth = next;
     else if (allowed(next)) local.loot.depth = next;
     else {
-      showToast(t("loot.too_much", { damage: last.damage }), "error");
+      // D13: never a third stone; else the stones would be worth more than the damage
+      const count = Object.values(next).reduce((sum, n) => sum + n, 0);
+      showToast(count > 2 ? t("loot.too_many") : t("loot.too_much", { damage: last.damage }), "error");
       return;
     }
     render();

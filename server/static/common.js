@@ -22,22 +22,80 @@ function lookup(table, key) {
   return typeof node === "string" ? node : undefined;
 }
 
-/** Translate a key, filling {placeholders} from params. A missing key shows as ⟦key⟧. */
+/**
+ * Translate a key, filling {placeholders} from params. A missing key shows as ⟦key⟧.
+ *
+ * A number that changes the words takes its plural forms in the catalog, in the ICU way:
+ * "{n, plural, one {# card} other {# cards}}" picks the form the browser's plural rules
+ * (Intl.PluralRules) give for params.n in the page's language; "=0 {…}" matches one number
+ * exactly, "other" is the fallback, and # stands for the number.
+ */
 export function t(key, params = {}) {
-  let text = lookup(catalog, key);
-  if (text === undefined) {
-    text = lookup(fallback, key);
-    if (!missing.has(key)) {
-      missing.add(key);
-      console.warn(`missing translation: ${language}:${key}`);
-    }
-    if (text === undefined) return `⟦${key}⟧`;
+  const text = lookup(catalog, key);
+  if (text !== undefined) return fillText(text, params, language);
+  if (!missing.has(key)) {
+    missing.add(key);
+    console.warn(`missing translation: ${language}:${key}`);
   }
-  return text.replace(/\{(\w+)\}/g, (whole, name) => {
-    const value = params[name];
-    if (value === undefined) return whole;
+  const english = lookup(fallback, key);
+  return english === undefined ? `⟦${key}⟧` : fillText(english, params, "en");
+}
+
+const pluralRules = new Map();
+
+/** The plural category ("one", "few", "other"...) of a number in a language. */
+export function pluralCategory(value, lang = language) {
+  if (!pluralRules.has(lang)) pluralRules.set(lang, new Intl.PluralRules(lang));
+  return pluralRules.get(lang).select(value);
+}
+
+/** Where the brace opened at ``open`` closes (braces nest), or -1. */
+function closingBrace(text, open) {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    if (text[i] === "{") depth++;
+    else if (text[i] === "}" && --depth === 0) return i;
+  }
+  return -1;
+}
+
+const PLURAL_HEAD = /^\s*(\w+)\s*,\s*plural\s*,/;
+const PLURAL_FORM = /^\s*(=\d+|zero|one|two|few|many|other)\s*\{/;
+
+/** Fill {placeholders} and {n, plural, …} choices of a catalog text. */
+export function fillText(text, params, lang = language) {
+  let out = "";
+  let at = 0;
+  while (at < text.length) {
+    const open = text.indexOf("{", at);
+    const close = open < 0 ? -1 : closingBrace(text, open);
+    if (close < 0) return out + text.slice(at);
+    out += text.slice(at, open) + fillOne(text.slice(open + 1, close), params, lang);
+    at = close + 1;
+  }
+  return out;
+}
+
+function fillOne(inner, params, lang) {
+  const head = PLURAL_HEAD.exec(inner);
+  if (!head) {
+    const value = params[inner];
+    if (value === undefined) return `{${inner}}`;
     return Array.isArray(value) ? value.join(", ") : String(value);
-  });
+  }
+  const value = Number(params[head[1]]);
+  if (params[head[1]] === undefined || Number.isNaN(value)) return `{${inner}}`;
+  const forms = {};
+  let rest = inner.slice(head[0].length);
+  for (let form = PLURAL_FORM.exec(rest); form; form = PLURAL_FORM.exec(rest)) {
+    const start = form[0].length - 1;
+    const end = closingBrace(rest, start);
+    if (end < 0) break;
+    forms[form[1]] = rest.slice(start + 1, end);
+    rest = rest.slice(end + 1);
+  }
+  const chosen = forms[`=${value}`] ?? forms[pluralCategory(value, lang)] ?? forms.other;
+  return chosen === undefined ? `{${inner}}` : fillText(chosen.replaceAll("#", String(value)), params, lang);
 }
 
 /** True when the catalog has the key (for optional texts). */

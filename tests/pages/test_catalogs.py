@@ -38,6 +38,7 @@ DYNAMIC = {
         "over",
     ],
     "stone": ["grass", "wood", "clay", "stone"],
+    "stone_count": ["grass", "wood", "clay", "stone"],
     "side": ["catapult", "boat", "ram"],
     "station": ["3-4-5", "1-2", "0", "healthy"],
     "colour": ["red", "blue", "yellow", "green", "white", "black"],
@@ -63,7 +64,74 @@ def catalog(lang: str) -> dict[str, str]:
 
 
 def placeholders(text: str) -> set[str]:
-    return set(re.findall(r"\{(\w+)\}", text))
+    """The params a text takes: {name}, and the number of each {n, plural, ...}."""
+    return set(re.findall(r"\{(\w+)(?:\}|\s*,\s*plural\s*,)", text))
+
+
+PLURAL = re.compile(r"\{(\w+)\s*,\s*plural\s*,")
+FORM = re.compile(r"\s*(=\d+|zero|one|two|few|many|other)\s*\{")
+
+
+def plural_forms(text: str) -> list[tuple[str, dict[str, str]]]:
+    """Every {n, plural, one {...} other {...}} of a text: its number and its forms."""
+    out = []
+    for head in PLURAL.finditer(text):
+        forms: dict[str, str] = {}
+        at = head.end()
+        while form := FORM.match(text, at):
+            depth, end = 0, form.end() - 1
+            for end in range(form.end() - 1, len(text)):
+                depth += {"{": 1, "}": -1}.get(text[end], 0)
+                if depth == 0:
+                    break
+            assert depth == 0, f"unbalanced braces in {text!r}"
+            forms[form.group(1)] = text[form.end() : end]
+            at = end + 1
+        assert text[at : at + 1].strip() == "}", f"a plural that does not close: {text!r}"
+        out.append((head.group(1), forms))
+    return out
+
+
+# Every string that counts something, with the number whose plural changes its words: each has
+# plural forms in every language (issue 12: "Costs 1 amulets", "Swap all 1 cards").
+COUNTED = {
+    "planning.in_hospital": "n",
+    "fight.field_stake": "vikings",
+    "fight.swap": "n",
+    "fight.swap_cost": "n",
+    "fight.swapped": "n",
+    "round_end.hospital": "n",
+    "table.draw_pile": "n",
+    "log.swap": "cards",
+    "errors.not_enough_amulets": "cost",
+    "errors.stones_left": "left",
+    "errors.card_too_many": "max",
+    "errors.table_full": "max",
+    "errors.bad_name": "max",
+    "stone_count.stone": "n",
+}
+# The browser's plural categories of each language (Intl.PluralRules): "one" and "other" in all
+# four; French also has "many" (a million), which "other" covers.
+CATEGORIES = {
+    "en": {"one", "other"},
+    "nl": {"one", "other"},
+    "de": {"one", "other"},
+    "fr": {"one", "many", "other"},
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_plural_forms_are_the_language_s_own(lang: str) -> None:
+    texts = catalog(lang)
+    for key, number in COUNTED.items():
+        assert number in {n for n, _ in plural_forms(texts[key])}, f"{lang}:{key} has no plural"
+    for key, text in texts.items():
+        for _number, forms in plural_forms(text):
+            assert "other" in forms and "one" in forms, f"{lang}:{key} lacks one or other"
+            for form in forms:
+                assert form in CATEGORIES[lang] or form.startswith("="), f"{lang}:{key}: {form}"
+            for body in forms.values():
+                assert "#" in body or not re.search(r"\d", body), f"{lang}:{key}: {body!r}"
 
 
 @pytest.mark.parametrize("lang", LANGUAGES[1:])

@@ -70,7 +70,7 @@ export function logLine(event, seats) {
       .map(([field, kinds]) =>
         `${field}: ` +
         Object.entries(kinds)
-          .map(([stone, n]) => `${n} ${t(`stone.${stone}`)}`)
+          .map(([stone, n]) => t(`stone_count.${stone}`, { n }))
           .join(", "),
       )
       .join("; ");
