@@ -151,8 +151,14 @@ export function actionButton(label, action, attrs = {}) {
   );
 }
 
+/** Whether a bot plays this phone's seat for now (the phone then only watches). */
+export function standingIn() {
+  const mine = seats()[me()];
+  return Boolean(mine && mine.kind === "human" && mine.bot);
+}
+
 export function legalHas(type, match = {}) {
-  const legal = (msg.game && msg.game.legal) || [];
+  const legal = (msg.game && !standingIn() && msg.game.legal) || [];
   return legal.find((a) => a.type === type && Object.entries(match).every(([k, v]) => a[k] === v));
 }
 

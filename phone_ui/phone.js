@@ -9,7 +9,7 @@ import {
   pickLanguage, seatBadge, t,
 } from "/static/common.js";
 import {
-  TOKEN_KEY, code, conn, currentGame, fatal, finalScores, me, msg, name, online, openSheet, render, seats,
+  TOKEN_KEY, code, conn, currentGame, fatal, finalScores, me, msg, name, online, openSheet, render, seats, standingIn,
   send, setConn, setFatal, setMsg, setOnline, setRenderer, showToast, ui, versionWaiters,
 } from "./page.js";
 
@@ -424,8 +424,23 @@ function gameScreen() {
   const parts = [game.bar(g.public)];
   if (msg.table.paused) parts.push(h("section", { class: "panel paused" }, h("h2", {}, t("game.paused"))));
   if (ui.wakeHint) parts.push(wakeHint());
+  if (standingIn()) {
+    // a bot plays this seat for now: the phone watches, as if it were somebody else's turn
+    parts.push(standIn());
+    parts.push(...game.screen({ ...g, legal: [], public: { ...g.public, active: g.public.active.filter((s) => s !== me()) } }));
+    return parts;
+  }
   parts.push(...game.screen(g));
   return parts;
+}
+
+/** A bot plays for this player: say so, and let them take their seat back. */
+function standIn() {
+  return h("section", { class: "panel standin", role: "status" },
+    h("h2", {}, t("standin.title")),
+    h("p", {}, t("standin.text")),
+    h("button", { class: "primary wide", id: "take-seat-back", disabled: ui.pending,
+      onclick: () => send("botify", { seat: me(), bot: "" }) }, t("standin.take_back")));
 }
 
 function wakeHint() {
