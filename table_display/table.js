@@ -122,8 +122,41 @@ function lobbyScreen() {
 function gameScreen() {
   const game = currentGame();
   if (!game) return [h("p", { class: "center muted" }, t("conn.connecting"))]; // its module is on its way
-  return game.screen(msg.game.public);
+  const away = awayNotice();
+  return away ? [...game.screen(msg.game.public), away] : game.screen(msg.game.public);
 }
+
+// -- a phone that has gone -------------------------------------------------------------------------
+
+// The server's wall clock minus this screen's, from the last message: how long a phone has been
+// away is counted on the server's clock, whatever this screen's clock says.
+let clockOffset = 0;
+
+/** How long, in words, since ``since`` (seconds on the server's clock). */
+function awayFor(since) {
+  const seconds = Math.max(0, Math.floor(Date.now() / 1000 + clockOffset - since));
+  return seconds < 60 ? t("away.seconds", { n: seconds }) : t("away.minutes", { n: Math.floor(seconds / 60) });
+}
+
+/** Everyone at the table sees whose phone is gone, for how long, and the host's two ways out. */
+function awayNotice() {
+  clockOffset = msg.table.now - Date.now() / 1000;
+  const gone = msg.table.seats.filter((s) => s.kind === "human" && !s.connected && !s.bot);
+  if (!gone.length) return null;
+  return h("div", { class: "banner away-banner", role: "status" },
+    h("p", {}, gone.map((s) => h("span", { class: "away-seat", "data-seat": s.seat },
+      seatBadge(s),
+      h("span", { class: "away-for", "data-since": s.away_since, "data-key": s.vacant ? "away.vacant" : "away.gone" },
+        t(s.vacant ? "away.vacant" : "away.gone", { time: awayFor(s.away_since) }))))),
+    h("p", { class: "away-ways" }, t("away.ways_out", { host: (msg.table.seats[msg.table.host] || {}).name || "" })));
+}
+
+// the time away goes on between messages: count it on, without redrawing the board
+setInterval(() => {
+  for (const el of document.querySelectorAll(".away-for")) {
+    el.textContent = t(el.dataset.key, { time: awayFor(Number(el.dataset.since)) });
+  }
+}, 1000);
 
 setRenderer(draw);
 boot();

@@ -45,6 +45,8 @@ EXPECTED = {
             "Material card: B: 1 grey stone; C: 2 grass.",
         ),
         (("place", "siege:1:catapult"), "Bram\u2019s catapult"),
+        (("away.seconds", {"n": 1}), "1 second"),
+        (("away.minutes", {"n": 2}), "2 minutes"),
     ],
     "nl": [
         (
@@ -70,6 +72,8 @@ EXPECTED = {
             "1 Wikinger liegt im Feldlazarett und kann nicht eingesetzt werden.",
         ),
         (("side.ram", {}), "Ramme"),
+        (("away.gone", {"time": "2 Minuten"}), ": Handy seit 2 Minuten weg"),
+        (("away.minutes", {"n": 1}), "1 Minute"),
     ],
 }
 

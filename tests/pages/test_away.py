@@ -1,0 +1,58 @@
+"""The table display tells everyone whose phone has gone, for how long, and the host's two ways
+out (issue 12, item 2)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from ..support import Phone, ServerProcess
+from .conftest import Watched, wait_until
+
+pytestmark = pytest.mark.slow
+
+SLOW = 120.0  # seconds: only a stuck page or server takes this long
+
+
+def test_the_table_display_says_whose_phone_is_gone_and_for_how_long(
+    browser: Any, server: ServerProcess
+) -> None:
+    lobby = Phone(server.url).connect()
+    code = lobby.latest["table"]["code"]  # type: ignore[index]
+    lobby.disconnect()
+    host = Phone(server.url, {"code": code}, name="Anna").connect()
+    assert host.join("Anna")["ok"]
+    carla = Phone(server.url, {"code": code}, name="Carla").connect()
+    assert carla.join("Carla")["ok"]
+    assert host.command("add_bot", bot="random")["ok"]
+    context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="en")
+    page = context.new_page()
+    table = Watched(page, "table display")
+    page.goto(server.url + "/")
+    assert host.command("start")["ok"]
+    wait_until(page, "document.body.dataset.phase === 'planning'", timeout=SLOW)
+    assert page.query_selector(".away-banner") is None
+    # the bot has planned: from now on nothing changes on the table but Carla's phone
+    host.wait(lambda v: v["game"]["public"]["seats"][2]["committed"], timeout=SLOW)
+
+    carla.disconnect()  # Carla's phone goes, mid-planning
+    wait_until(page, "document.querySelector('.away-banner') !== null", timeout=SLOW)
+    banner = page.inner_text(".away-banner")
+    assert re.search(r"Carla: phone gone for \d+ (second|minute)", banner), banner
+    # the host's two ways out, named as the host's phone names them
+    assert "Anna, the host" in banner
+    assert "Hand to a new phone" in banner and "Let a bot play for now" in banner
+    # the time away counts on between messages (none come while the table waits for Carla)
+    first = page.inner_text(".away-for")
+    seen = len(table.messages)
+    wait_until(page, f"document.querySelector('.away-for').textContent !== {first!r}", SLOW)
+    assert len(table.messages) == seen
+
+    # a bot standing in: the table no longer waits for the phone
+    assert host.command("botify", seat=1, bot="greedy")["ok"]
+    wait_until(page, "document.querySelector('.away-banner') === null", timeout=SLOW)
+    assert table.errors == []
+    host.disconnect()
+    context.close()
