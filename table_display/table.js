@@ -62,13 +62,20 @@ function draw() {
   });
   clear(app);
   const playing = msg && msg.table.status === "playing" && msg.game;
+  // a finished game's board stays beside its scores until the rematch (while its seats stand)
+  const result = msg && msg.table.status === "over" && msg.table.result;
+  const game = currentGame();
+  const final = result && result.status === "finished" && msg.game && msg.game.public.phase === "over"
+    && game && game.finalScreen;
   // the class says which screen this is and, in a game, how many castles share the middle
-  app.className = playing ? `game players-${msg.game.public.players}` : "lobby";
+  app.className = playing || final ? `game players-${msg.game.public.players} ${final ? "final" : ""}` : "lobby";
   if (msg) checkFingerprints();
   if (!msg) {
     app.append(h("p", { class: "center muted" }, t("conn.connecting")));
   } else if (playing) {
     app.append(...gameScreen());
+  } else if (final) {
+    app.append(...game.finalScreen(msg.game.public, result));
   } else {
     app.append(...lobbyScreen());
   }

@@ -32,7 +32,7 @@ function scoreTable(result) {
 
 // -- the game ------------------------------------------------------------------------------------
 
-function gameScreen(pub) {
+function gameScreen(pub, result = null) {
   return [
     h("header", { class: "titlebar" },
       h("h1", {}, t(`games.${msg.table.game}`)),
@@ -44,8 +44,37 @@ function gameScreen(pub) {
     h("div", { class: "board" },
       h("div", { class: "left" }, fieldsPanel(pub), hospitalPanel(pub), cardsPanel(pub)),
       h("div", { class: "castles" }, pub.seats.map((s, i) => castlePanel(pub, s, i))),
-      h("div", { class: "right" }, phasePanel(pub), logPanel(pub))),
+      h("div", { class: "right" }, result ? endPanel(pub, result) : phasePanel(pub), logPanel(pub))),
   ];
+}
+
+/** After the game: the final board stays, with why the game ended and the scores beside it,
+ * until the host starts a rematch (the castles still mark the last build). */
+function finalScreen(pub, result) {
+  return gameScreen(pub, result);
+}
+
+/** Why the game ended, in words: the castles that reached the target, or the last card. */
+export function endReason(reason) {
+  if (!reason) return null;
+  if (reason.reason === "complete") {
+    const castles = reason.castles.map((c) => t("end.castle", { name: name(c.seat), stones: c.stones })).join(", ");
+    return t("end.complete", { castles });
+  }
+  return t("end.rounds", { round: reason.round });
+}
+
+function endPanel(pub, result) {
+  const order = result.scores.map((_, i) => i).sort((a, b) => result.scores[b].total - result.scores[a].total);
+  const winners = new Set(result.winners);
+  return h("section", { class: "panel phase-panel final-panel" },
+    h("h2", {}, t("score.title")),
+    h("p", { class: "big-text end-reason" }, endReason(pub.result)),
+    result.winners.length ? h("p", { class: "winners" }, icon("star"), " ", t("score.winners", { names: result.winners.map((w) => (result.seats[w] || {}).name).join(", ") })) : null,
+    h("ol", { class: "scores ranking" }, order.map((i) => h("li", { class: winners.has(i) ? "winner" : "", "data-seat": i },
+      seatBadge(seats()[i] || result.seats[i]), h("span", { class: "spacer" }), h("strong", { class: "total" }, result.scores[i].total)))),
+    h("p", { class: "muted" }, stoneChip("grass", "fresh"), " ", t("end.last_build")),
+    h("p", { class: "muted" }, t("end.rematch")));
 }
 
 function fieldsPanel(pub) {
@@ -244,4 +273,4 @@ function logPanel(pub) {
     h("ol", { "data-whole-lines": true }, lines.map((line) => h("li", {}, line))));
 }
 
-export default { id: "eketorp", screen: gameScreen, scoreTable, errorWords };
+export default { id: "eketorp", screen: gameScreen, finalScreen, scoreTable, errorWords };
