@@ -172,11 +172,14 @@ def _swapper(st: EketorpState) -> int:
 
 
 def enter_swap(st: EketorpState) -> str | None:
-    """Ask the initiator, then the opponent, whether to swap; skip who cannot pay."""
+    """Ask the initiator, then the opponent, whether to swap; skip who cannot pay, and the owner
+    of a castle without defender, whose card counts 0 whatever it is (R5.16): a swap would only
+    cost them amulets."""
     fight = st.fight
     assert fight is not None
     while fight["swapper"] < 2:
-        if can_swap(st, _swapper(st)):
+        pointless = fight["swapper"] == 1 and fight["kind"] == "siege" and not fight["defended"]
+        if can_swap(st, _swapper(st)) and not pointless:
             return None
         fight["swapper"] += 1
     return "choose"
@@ -240,16 +243,38 @@ def actors_choose(st: EketorpState) -> list[int]:
 
 
 def legal_choose(st: EketorpState, seat: int) -> list[Action]:
+    """The cards to choose from; a card already down can be taken back until the other is."""
+    fight = st.fight
+    assert fight is not None
+    if seat not in (fight["a"], fight["b"]):
+        return []
+    if fight["played"][0 if seat == fight["a"] else 1] is not None:
+        return [{"type": "take_back", "undo": True}]  # both down would have resolved the fight
     return [{"type": "play", "card": v} for v in sorted(set(st.hands[seat]))]
+
+
+def take_back(st: EketorpState, seat: Seat, action: Action) -> None:
+    """Take your card back into your hand while the other card is not down yet (R5.9: both are
+    revealed at once, so until then the choice is still open)."""
+    fight = st.fight
+    assert fight is not None
+    if seat not in (fight["a"], fight["b"]):
+        raise IllegalAction("not_fighting", "You are not in this fight.")
+    idx = 0 if seat == fight["a"] else 1
+    card = fight["played"][idx]
+    if card is None:
+        raise IllegalAction("no_card_down", "You have not put a card down.")
+    fight["played"][idx] = None
+    st.hands[seat] = sorted([*st.hands[seat], card])
 
 
 def play(st: EketorpState, seat: Seat, action: Action) -> None:
     """Choose a card in secret; when both have chosen, both are revealed at once (R5.9)."""
     assert seat is not None and st.fight is not None
     card = action["card"]
+    fight = st.fight
     if card not in st.hands[seat]:
         raise IllegalAction("card_not_in_hand", f"You have no {card} in your hand.", card=card)
-    fight = st.fight
     idx = 0 if seat == fight["a"] else 1
     st.hands[seat].remove(card)
     fight["played"][idx] = card

@@ -101,7 +101,8 @@ _PHASE_LIST = [
         enter=fights.enter_choose,
         actors=fights.actors_choose,
         legal=fights.legal_choose,
-        handlers={"play": fights.play},
+        handlers={"play": fights.play, "take_back": fights.take_back},
+        always=frozenset({"take_back"}),
     ),
     Phase(
         "loot",

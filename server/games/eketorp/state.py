@@ -27,6 +27,7 @@ ACTION_SHAPES: dict[str, dict[str, type | tuple[type, ...]]] = {
     "swap": {},
     "keep": {},
     "play": {"card": int},
+    "take_back": {},
     "loot": {"take": list, "keep": str},
     "skip_loot": {},
     "take": {"field": str, "stone": str},

@@ -209,3 +209,27 @@ def test_an_empty_draw_pile_is_refilled_from_the_general_discard() -> None:
     assert len(st.hands[RED]) == 2
     assert any(e["e"] == "reshuffle" for e in st.log)
     ok(st)
+
+
+def test_a_card_down_can_be_taken_back_until_the_other_is_down() -> None:
+    # R5.9: both cards are revealed at once; until the second is down the first may change
+    st = new_game(4)
+    clear_fields(st)
+    plan(st, {RED: {"A": 1}, BLUE: {"A": 1}})
+    set_hand(st, RED, [1, 2, 5, 6])
+    set_hand(st, BLUE, [3, 3, 4, 4])
+    st.apply(RED, {"type": "fight", "field": "A", "opponent": BLUE})
+    fight(st, {RED: 1})  # a slip of the finger: the 1
+    assert st.active_seats() == [BLUE]
+    assert st.legal_actions(RED) == [{"type": "take_back", "undo": True}]
+    assert st.legal_actions(YELLOW) == []
+    refused(st, YELLOW, {"type": "take_back"}, "not_fighting")
+    refused(st, RED, {"type": "play", "card": 6}, "not_your_turn")
+    st.apply(RED, {"type": "take_back"})
+    assert st.hands[RED] == [1, 2, 5, 6] and st.active_seats() == [RED, BLUE]
+    refused(st, RED, {"type": "take_back"}, "no_card_down")
+    st.apply(RED, {"type": "play", "card": 6})
+    st.apply(BLUE, {"type": "play", "card": 3})
+    assert st.last_fight is not None and st.last_fight["cards"] == [6, 3]
+    refused(st, RED, {"type": "take_back"}, "wrong_phase")  # revealed: no way back
+    ok(st)

@@ -253,3 +253,18 @@ def test_a_won_siege_removes_one_or_two_stones_never_more() -> None:
     assert st.castles[RED][2:4] == [["grass"] * 2, ["grass"] * 2]
     assert st.carry[BLUE] == ["grass"] and st.supply["grass"] == grass + 1
     ok(st)
+
+
+def test_the_owner_of_a_castle_without_defender_is_not_asked_to_swap() -> None:
+    # R5.16, R5.8: their card counts 0 whatever it is, so a paid swap could only cost amulets
+    st = besieged(defenders=0)
+    set_hand(st, BLUE, [2, 2, 1, 1])
+    st.apply(BLUE, {"type": "siege", "field": siege(RED, "boat")})
+    assert st.phase == "swap" and st.active_seats() == [BLUE]  # the besieger may swap
+    st.apply(BLUE, {"type": "keep"})
+    assert st.phase == "choose" and st.amulets[RED] == 5  # the owner was not asked
+    defended = besieged(defenders=1)
+    set_hand(defended, BLUE, [2, 2, 1, 1])
+    defended.apply(BLUE, {"type": "siege", "field": siege(RED, "boat")})
+    defended.apply(BLUE, {"type": "keep"})
+    assert defended.phase == "swap" and defended.active_seats() == [RED]  # a defender: asked
