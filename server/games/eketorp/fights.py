@@ -258,7 +258,7 @@ def take_back(st: EketorpState, seat: Seat, action: Action) -> None:
     revealed at once, so until then the choice is still open)."""
     fight = st.fight
     assert fight is not None
-    if seat not in (fight["a"], fight["b"]):
+    if seat is None or seat not in (fight["a"], fight["b"]):
         raise IllegalAction("not_fighting", "You are not in this fight.")
     idx = 0 if seat == fight["a"] else 1
     card = fight["played"][idx]
