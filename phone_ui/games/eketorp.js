@@ -16,7 +16,14 @@ const local = {
   selected: null, // building: the carried stone picked to place
   move: null, // planning: a viking being moved, {from} (picked up) or {to} (which one goes there?)
   loot: null, // loot: {key, depth: {site: stones taken from its top}}
+  queued: null, // a fight: the card chosen while still asked to swap, {fight, card}: put down next
 };
+
+/** Which fight this is (a queued card belongs to it and to no later one). */
+function fightKey(pub) {
+  const f = pub.fight;
+  return f ? `${pub.round}:${f.field}:${f.a}:${f.b}` : null;
+}
 
 function cardFace(value, attrs = {}) {
   return h("span", { class: `card card-${value} ${attrs.class || ""}` }, String(value));
@@ -341,11 +348,12 @@ function fightHeader(pub) {
   return h("h2", {}, where);
 }
 
-function handView(hand, playable, extra = "") {
+function handView(hand, playable, extra = "", choose = null) {
   return h("div", { class: `hand ${extra}` }, hand.map((value) => {
     const action = { type: "play", card: value };
     return playable
-      ? h("button", { class: "card-button", disabled: ui.pending || !online, "data-action": JSON.stringify(action), onclick: () => act(action) }, cardFace(value))
+      ? h("button", { class: "card-button", disabled: ui.pending || !online, "data-action": JSON.stringify(action),
+        onclick: () => (choose ? choose(value) : act(action)) }, cardFace(value))
       : cardFace(value);
   }));
 }
@@ -368,16 +376,22 @@ function swapView(g) {
     return h("section", { class: "panel" }, fightHeader(pub), h("p", {}, t("fight.wait_swap", { name: name(f.swapper) })),
       fighting ? [swappedNote(g) || h("p", { class: "label" }, t("fight.your_hand")), handView(hand, false, swappedNote(g) ? "new" : "")] : null);
   }
+  // the card choice screen itself: a card tapped keeps the hand and goes down as soon as the
+  // cards are chosen (no tap of its own for "keep my hand"); or swap the hand first
   const amulets = pub.seats[me()].amulets;
   const note = swappedNote(g);
+  const choose = (card) => {
+    local.queued = { fight: fightKey(pub), card };
+    act({ type: "keep" });
+  };
   return h("section", { class: "panel" },
     fightHeader(pub),
-    note || h("p", {}, t("fight.swap_intro")),
-    handView(hand, false, note ? "new" : ""),
+    note,
+    h("p", {}, t("fight.choose_or_swap")),
+    handView(hand, true, note ? "new" : "", choose),
     h("p", { class: "cost" }, t("fight.swap_cost", { n: hand.length, amulets })),
     h("div", { class: "button-row" },
-      actionButton(t("fight.swap", { n: hand.length }), { type: "swap" }, { class: "option" }),
-      actionButton(t("fight.keep"), { type: "keep" }, { class: "primary" })),
+      actionButton(t("fight.swap", { n: hand.length }), { type: "swap" }, { class: "option" })),
     h("p", { class: "muted small-text" }, t("fight.swap_note")));
 }
 
@@ -391,8 +405,15 @@ function chooseView(g) {
   const played = g.private.played;
   const other = me() === f.a ? f.b : f.a;
   if (played !== null) {
+    // until the other card is down, a slip of the finger can be undone
     return h("section", { class: "panel" }, fightHeader(pub),
-      h("p", {}, t("fight.you_played", { name: name(other) })), cardFace(played, { class: "big" }));
+      h("p", {}, t("fight.you_played", { name: name(other) })), cardFace(played, { class: "big" }),
+      legalHas("take_back") ? actionButton(t("fight.take_back"), { type: "take_back" }, { class: "wide", id: "take-back" }) : null);
+  }
+  const queued = local.queued;
+  if (queued && queued.fight === fightKey(pub) && legalHas("play", { card: queued.card })) {
+    local.queued = null; // chosen on the swap screen: it goes down now, once
+    setTimeout(() => act({ type: "play", card: queued.card }), 0);
   }
   const undefended = f.kind === "siege" && me() === f.b && !f.defended;
   const note = swappedNote(g);

@@ -754,3 +754,39 @@ def test_the_host_is_not_asked_to_build_for_bots(browser: Any, server: ServerPro
     page.wait_for_selector("text=Build for ■ Carla")
     assert "Build for ● Bot ●" not in phone.text()
     phone.no_errors()
+
+
+# -- 9. fewer taps in a fight (issue 12, item 4) ----------------------------------------------
+
+
+def test_one_tap_puts_a_card_down_and_a_slip_can_be_taken_back(
+    browser: Any, server: ServerProcess
+) -> None:
+    st = new_game(4)
+    clear_fields(st)
+    plan(st, {RED: {"A": 1}, BLUE: {"A": 1}})
+    set_hand(st, RED, [1, 2, 5, 6])
+    set_hand(st, BLUE, [3, 3, 4, 4])
+    st.apply(RED, {"type": "fight", "field": "A", "opponent": BLUE})
+    assert st.phase == "swap" and st.active_seats() == [RED]
+    phone = Phone(browser, server, st, seat=RED)
+    page = phone.page
+    # the card choice screen itself, with the swap on it: no tap for "keep my hand"
+    page.wait_for_selector(".card-button")
+    assert "Swap all 4 cards" in phone.text()
+    page.tap(".card-button >> text='1'")  # a slip of the finger
+    phone.settle()
+    assert phone.actions() == [{"type": "keep"}]  # the hand is kept; Blue may swap next
+    phone.others(BLUE, {"type": "keep"})
+    wait_until(page, "document.querySelector('[data-action=\\'{\"type\":\"take_back\"}\\']')")
+    phone.settle()
+    assert phone.actions()[-1] == {"type": "play", "card": 1}  # it went down by itself
+    page.tap('[data-action=\'{"type":"take_back"}\']')  # Blue's card is not down yet
+    phone.settle()
+    assert phone.actions()[-1] == {"type": "take_back"} and st.hands[RED] == [1, 2, 5, 6]
+    page.tap(".card-button >> text='6'")
+    phone.settle()
+    phone.others(BLUE, {"type": "play", "card": 3})
+    assert st.last_fight is not None and st.last_fight["cards"] == [6, 3]
+    assert phone.refused == []
+    phone.no_errors()
