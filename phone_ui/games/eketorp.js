@@ -203,6 +203,9 @@ function destination(g, dest, plan) {
     const castle = pub.seats[Number(owner)].castle;
     empty = SIDE_SITES[side].every((site) => castle[site - 1].length === 0);
     detail = empty ? null : sitePair(castle, side);
+  } else if (dest === "castle") {
+    // what defending protects: the player's own stacks, under the siege field attacking each pair
+    detail = ownCastle(pub.seats[me()].castle);
   }
   const label = dest === "castle" ? t("planning.castle") : FIELDS.includes(dest) ? dest : t(`side.${dest.split(":")[2]}`);
   const live = canPlace || target || pickable || (!move && free === 0);
@@ -285,6 +288,13 @@ function siteStack(stack, site, chip = (stone) => stoneChip(stone)) {
 /** The two building sites a siege field touches (D3). */
 function sitePair(castle, side) {
   return h("span", { class: "site-pair" }, SIDE_SITES[side].map((site) => siteStack(castle[site - 1], site)));
+}
+
+/** A castle's six sites in pairs, each under its siege field's picture and name (D3). */
+function ownCastle(castle) {
+  return h("span", { class: "own-castle" }, SIDES.map((side) => h("span", { class: "own-side", "data-side": side },
+    h("span", { class: "side-label" }, icon(side), " ", t(`side.${side}`)),
+    sitePair(castle, side))));
 }
 
 function castleMini(stacks, owner) {
@@ -512,7 +522,9 @@ function buildingView(g) {
   const chips = h("div", { class: "carry" }, carry.map((stone, i) =>
     h("button", { class: `stone-button ${local.selected === stone ? "chosen" : ""}`, "aria-pressed": local.selected === stone ? "true" : "false",
       onclick: () => { local.selected = local.selected === stone ? null : stone; render(); }, "data-index": i }, stoneChip(stone))));
-  const sites = h("div", { class: "castle-build" }, mine.castle.map((stack, i) => {
+  // the siege field above the two sites it attacks, as on the board (D3)
+  const sides = SIDES.map((side) => h("span", { class: "build-side", "data-side": side }, icon(side), " ", t(`side.${side}`)));
+  const sites = h("div", { class: "castle-build" }, sides, mine.castle.map((stack, i) => {
     const site = i + 1;
     const proposed = proposal.filter(([, s]) => s === site).map(([stone]) => stone);
     const canBuild = local.selected && legalHas("build", { stone: local.selected, site });

@@ -105,7 +105,11 @@ function cardsPanel(pub) {
   return h("section", { class: "panel cards-panel" },
     h("p", {}, t("table.draw_pile", { n: pub.cards.draw })),
     h("p", {}, t("table.general_discard", { n: pub.cards.general })),
-    pub.material.mode === "house" ? h("p", {}, t("table.deck_left", { n: pub.material.deck_left })) : h("p", {}, t("table.physical_deck")));
+    pub.material.mode === "house" ? h("p", {}, t("table.deck_left", { n: pub.material.deck_left })) : h("p", {}, t("table.physical_deck")),
+    // what the pictures under each castle count
+    h("ul", { class: "icon-legend" }, [["amulet", "hand.amulets"], ["cards", "table.cards_in_hand"],
+      ["viking", "table.vikings_home"], ["shield", "table.defenders"]].map(([name, key]) =>
+      h("li", { "data-icon": name }, icon(name), " ", t(key)))));
 }
 
 function castlePanel(pub, s, seat) {

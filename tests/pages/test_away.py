@@ -34,6 +34,9 @@ def test_the_table_display_says_whose_phone_is_gone_and_for_how_long(
     assert host.command("start")["ok"]
     wait_until(page, "document.body.dataset.phase === 'planning'", timeout=SLOW)
     assert page.query_selector(".away-banner") is None
+    # the pictures under each castle are named once, in a legend (issue 12, item 5)
+    legend = [li.inner_text().strip() for li in page.query_selector_all(".icon-legend li")]
+    assert legend == ["Amulets", "Cards in hand", "Vikings at home", "Defenders"]
     # the bot has planned: from now on nothing changes on the table but Carla's phone
     host.wait(lambda v: v["game"]["public"]["seats"][2]["committed"], timeout=SLOW)
 

@@ -790,3 +790,45 @@ def test_one_tap_puts_a_card_down_and_a_slip_can_be_taken_back(
     assert st.last_fight is not None and st.last_fight["cards"] == [6, 3]
     assert phone.refused == []
     phone.no_errors()
+
+
+# -- 10. what a player needs to decide (issue 12, item 5) ------------------------------------------
+
+SIDE_OPACITY = """() => [...document.querySelectorAll('.castle-build .site')].map((site) => [
+  getComputedStyle(site.querySelector('.site-button')).opacity,
+  [...site.querySelectorAll('.stone')].map((s) => [s.classList.contains('ghost'),
+    getComputedStyle(s).opacity])])"""
+
+
+def test_defending_shows_the_own_castle_and_building_labels_the_sides(
+    browser: Any, server: ServerProcess
+) -> None:
+    st = new_game(3)
+    clear_fields(st)
+    set_field(st, "A", grass=2)
+    set_castle(st, RED, [["wood"], [], ["clay", "grass"], [], [], ["stone"]])
+    phone = Phone(browser, server, st, seat=RED)
+    page = phone.page
+    # the planning board's "defend your castle" shows the castle each siege field attacks
+    page.wait_for_selector("[data-place='castle'] .own-side")
+    sides = page.query_selector_all("[data-place='castle'] .own-side")
+    assert [s.get_attribute("data-side") for s in sides] == ["catapult", "boat", "ram"]
+    assert [s.inner_text().split() for s in sides] == [
+        ["catapult", "2", "1", "·", "2"],
+        ["boat", "3", "1", "3", "·", "4"],
+        ["ram", "·", "5", "4", "6"],
+    ]
+    for _ in range(2):
+        st.apply(RED, {"type": "place", "to": "A"})
+    plan(st, {})  # Red takes the two grass home: building
+    assert st.phase == "building" and st.active_seats() == [RED]
+    phone.push()
+    page.wait_for_selector(".castle-build .build-side")
+    labels = [b.inner_text().strip() for b in page.query_selector_all(".build-side")]
+    assert labels == ["catapult", "boat", "ram"]
+    # the stones already built stand full; only the proposal is faint
+    for button, stones in page.evaluate(SIDE_OPACITY):
+        assert button == "1"
+        for ghost, opacity in stones:
+            assert (float(opacity) < 1) == ghost
+    phone.no_errors()
