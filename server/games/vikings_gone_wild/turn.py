@@ -27,10 +27,6 @@ NUMBER_MENU = (
 DEFENCE_MENU = ((0, 0), (1, 1), (1, 2), (1, 3), (2, 4))
 
 
-def _no(code: str, message: str, **params: Any) -> IllegalAction:
-    return IllegalAction(code, message, **params)
-
-
 # -- setup: the first missions (W1.2) and the draw phase's mission (W7.2) -----------------------
 
 
@@ -57,25 +53,25 @@ def check_mission(st: WildState, name: str, points: int, first: bool) -> None:
     """Check an entered mission (D2, D14) or raise."""
     names = st.config["cards"]["missions"]["names"]
     if name and name not in names:
-        raise _no("no_such_mission", "There is no mission of that name in the base game.")
+        raise IllegalAction("no_such_mission", "There is no mission of that name in the base game.")
     allowed = (R.FIRST_MISSION_POINTS,) if first else R.MISSION_POINTS
     known = names.get(name)
     if points not in allowed or (known is not None and points != known):
-        raise _no(
+        raise IllegalAction(
             "bad_mission_points",
             "A mission is worth 1, 2 or 3 points; the first two are 1-point missions (W1.2).",
         )
     if st.missions_left <= 0:
-        raise _no("no_mission_left", "The mission pile is empty (D13).")
+        raise IllegalAction("no_mission_left", "The mission pile is empty (D13).")
 
 
 def take_mission(st: WildState, seat: Seat, action: Action) -> None:
     assert seat is not None
     first = st.phase == "missions"
     if len(st.missions[seat]) >= R.MISSIONS_HELD:
-        raise _no("missions_full", "You already hold 2 missions (W7.4).")
+        raise IllegalAction("missions_full", "You already hold 2 missions (W7.4).")
     if not first and seat not in actors_draw(st):
-        raise _no("not_your_turn", "It is not your turn.")
+        raise IllegalAction("not_your_turn", "It is not your turn.")
     check_mission(st, action["name"], action["points"], first)
     st.missions[seat].append({"name": action["name"], "points": action["points"]})
     st.missions_left -= 1
@@ -157,28 +153,32 @@ def actors_players(st: WildState) -> list[int]:
 def buildable(st: WildState, seat: int, kind: str) -> IllegalAction | None:
     """Return why ``seat`` cannot build ``kind`` now, or None (W3.2, W3.3, D8, D10)."""
     if kind not in R.BUILDING_KINDS:
-        return _no("no_such_kind", "There is no such building.")
+        return IllegalAction("no_such_kind", "There is no such building.")
     if st.count(seat, kind) >= R.SAME_KIND:
-        return _no("kind_limit", "You already have 3 buildings of this kind (W3.2).", max=3)
+        return IllegalAction(
+            "kind_limit", "You already have 3 buildings of this kind (W3.2).", max=3
+        )
     cap = R.limit(st.active_level(seat))
     if cap is not None and len(st.buildings(seat)) >= cap:
-        return _no(
+        return IllegalAction(
             "village_full",
             f"Your town hall allows {cap} buildings: upgrade it first (W3.3).",
             max=cap,
         )
     built = sum(st.count(s, kind) for s in range(st.n))
     if built >= st.config["cards"]["buildings"][kind]:
-        return _no("no_building_card", "Every card of this building is built (D10).")
+        return IllegalAction("no_building_card", "Every card of this building is built (D10).")
     return None
 
 
 def can_upgrade(st: WildState, seat: int) -> IllegalAction | None:
     hall = st.town_hall(seat)
     if hall["level"] >= R.TOP_LEVEL:
-        return _no("town_hall_top", "Your town hall is at level 3 (W3.3).")
+        return IllegalAction("town_hall_top", "Your town hall is at level 3 (W3.3).")
     if hall["new"]:
-        return _no("town_hall_building", "Your town hall is under construction this turn (D8).")
+        return IllegalAction(
+            "town_hall_building", "Your town hall is under construction this turn (D8)."
+        )
     return None
 
 
@@ -291,29 +291,35 @@ def attack(st: WildState, seat: Seat, action: Action) -> None:
     assert seat is not None
     p, b = action["target"], action["building"]
     if not 0 <= p < st.n:
-        raise _no("no_such_seat", "There is no such seat.")
+        raise IllegalAction("no_such_seat", "There is no such seat.")
     if p == seat:
-        raise _no("own_village", "You cannot attack your own village.")
+        raise IllegalAction("own_village", "You cannot attack your own village.")
     if st.target is not None and p != st.target:
-        raise _no("one_player_per_turn", "You attack one player per turn (W4.2).")
+        raise IllegalAction("one_player_per_turn", "You attack one player per turn (W4.2).")
     if not 0 <= b < len(st.villages[p]):
-        raise _no("no_such_building", "There is no such building.")
+        raise IllegalAction("no_such_building", "There is no such building.")
     if (p, b) not in targets(st, seat):
         building = st.villages[p][b]
         if building["new"]:
-            raise _no("under_construction", "That building is under construction this turn (W3.4).")
+            raise IllegalAction(
+                "under_construction", "That building is under construction this turn (W3.4)."
+            )
         if building["damaged"]:
-            raise _no("building_damaged", "That building has a damage marker this turn (W4.5).")
+            raise IllegalAction(
+                "building_damaged", "That building has a damage marker this turn (W4.5)."
+            )
         if [p, b] in st.repelled:
-            raise _no("building_repelled", "That building repelled your attack this turn (D21).")
-        raise _no("already_attacked", "That player has been attacked this turn (W4.3).")
+            raise IllegalAction(
+                "building_repelled", "That building repelled your attack this turn (D21)."
+            )
+        raise IllegalAction("already_attacked", "That player has been attacked this turn (W4.3).")
     card = st.card_of(st.villages[p][b])
     if card not in st.numbers:
-        raise _no(
+        raise IllegalAction(
             "numbers_unknown", "Enter the numbers printed on that card first (D1).", card=card
         )
     if not 1 <= action["attack"] <= R.MAX_ATTACK or not 1 <= action["cards"] <= R.MAX_ATTACK_CARDS:
-        raise _no(
+        raise IllegalAction(
             "bad_attack",
             f"An attack is 1 to {R.MAX_ATTACK} with 1 to {R.MAX_ATTACK_CARDS} cards (D2).",
             max=R.MAX_ATTACK,
@@ -351,7 +357,7 @@ def defend(st: WildState, seat: Seat, action: Action) -> None:
         or not 0 <= value <= R.MAX_DEFENCE_VALUE
         or (cards == 0 and value != 0)
     ):
-        raise _no(
+        raise IllegalAction(
             "bad_defence",
             f"Play 0 to {R.MAX_DEFENCE_CARDS} defence cards worth 0 to {R.MAX_DEFENCE_VALUE} "
             "together; no cards add nothing (D2).",
@@ -418,7 +424,7 @@ def plunder(st: WildState, attacker: int, owner: int, b: int, resource: str) -> 
 
 def _resource(action: Action) -> str:
     if action["resource"] not in R.RESOURCES:
-        raise _no("no_such_resource", "A resource is gold or beer.")
+        raise IllegalAction("no_such_resource", "A resource is gold or beer.")
     resource: str = action["resource"]
     return resource
 
@@ -435,7 +441,7 @@ def undead_board(st: WildState, seat: Seat, action: Action) -> None:
     assert seat is not None
     resource = _resource(action)
     if st.undead_used[seat]:
-        raise _no("undead_used", "You have attacked the board's undead this turn (W6.2).")
+        raise IllegalAction("undead_used", "You have attacked the board's undead this turn (W6.2).")
     st.push_undo()
     st.undead_used[seat] = True
     st.loot[seat][resource] += 1
@@ -444,7 +450,7 @@ def undead_board(st: WildState, seat: Seat, action: Action) -> None:
 
 def _slot(st: WildState, seat: int, slot: int) -> dict[str, Any]:
     if not 0 <= slot < len(st.missions[seat]):
-        raise _no("no_such_mission_slot", "You hold no such mission.")
+        raise IllegalAction("no_such_mission_slot", "You hold no such mission.")
     mission: dict[str, Any] = st.missions[seat][slot]
     return mission
 
@@ -463,7 +469,7 @@ def swap_mission(st: WildState, seat: Seat, action: Action) -> None:
     assert seat is not None
     _slot(st, seat, action["slot"])
     if st.swapped[seat]:
-        raise _no("mission_swapped", "You have swapped a mission this turn (W7.3).")
+        raise IllegalAction("mission_swapped", "You have swapped a mission this turn (W7.3).")
     check_mission(st, action["name"], action["points"], first=False)
     st.push_undo()
     st.swapped[seat] = True
@@ -475,9 +481,9 @@ def swap_mission(st: WildState, seat: Seat, action: Action) -> None:
 def _reserve(st: WildState, seat: int, b: int) -> dict[str, Any]:
     village = st.villages[seat]
     if not 0 <= b < len(village):
-        raise _no("no_such_building", "There is no such building.")
+        raise IllegalAction("no_such_building", "There is no such building.")
     if village[b]["kind"] not in R.RESERVE_OF:
-        raise _no("not_a_reserve", "That building is not a Reserve.")
+        raise IllegalAction("not_a_reserve", "That building is not a Reserve.")
     building: dict[str, Any] = village[b]
     return building
 
@@ -486,7 +492,9 @@ def spend(st: WildState, seat: Seat, action: Action) -> None:
     assert seat is not None
     reserve = _reserve(st, seat, action["building"])
     if not 1 <= action["count"] <= reserve["stock"]:
-        raise _no("bad_count", "That Reserve does not hold that many.", have=reserve["stock"])
+        raise IllegalAction(
+            "bad_count", "That Reserve does not hold that many.", have=reserve["stock"]
+        )
     st.push_undo()
     reserve["stock"] -= action["count"]
     st.record(
@@ -500,7 +508,7 @@ def spend(st: WildState, seat: Seat, action: Action) -> None:
 
 def undo(st: WildState, seat: Seat, action: Action) -> None:
     if not st.undo_stack:
-        raise _no("nothing_to_undo", "There is nothing to take back this turn (D15).")
+        raise IllegalAction("nothing_to_undo", "There is nothing to take back this turn (D15).")
     st.pop_undo()
     st.record("undone", seat=seat)
 
@@ -561,11 +569,13 @@ def store(st: WildState, seat: Seat, action: Action) -> None:
     assert seat is not None
     reserve = _reserve(st, seat, action["building"])
     if reserve["new"]:
-        raise _no("under_construction", "That Reserve is under construction this turn (D9).")
+        raise IllegalAction(
+            "under_construction", "That Reserve is under construction this turn (D9)."
+        )
     resource = R.RESERVE_OF[reserve["kind"]]
     have = st.loot[seat][resource]
     if not 1 <= action["count"] <= have:
-        raise _no(
+        raise IllegalAction(
             "bad_count",
             "You produced or plundered less than that this turn (W2.5, D11).",
             have=have,
@@ -619,7 +629,7 @@ def keep(st: WildState, seat: Seat, action: Action) -> None:
     assert seat is not None
     top = st.count(seat, "drakkar", active=True)
     if not 0 <= action["cards"] <= top:
-        raise _no("bad_keep", "Each Drakkar built keeps one card (D12).", max=top)
+        raise IllegalAction("bad_keep", "Each Drakkar built keeps one card (D12).", max=top)
     st.kept[seat] = action["cards"]
     st.decided[seat] = True
     st.record("kept", seat=seat, cards=action["cards"])
