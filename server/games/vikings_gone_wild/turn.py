@@ -296,6 +296,12 @@ def attack(st: WildState, seat: Seat, action: Action) -> None:
         raise IllegalAction("own_village", "You cannot attack your own village.")
     if st.target is not None and p != st.target:
         raise IllegalAction("one_player_per_turn", "You attack one player per turn (W4.2).")
+    if st.target is None:
+        fresh = [s for s in range(st.n) if s != seat and not st.attacked(s)]
+        if fresh and p not in fresh:
+            raise IllegalAction(
+                "already_attacked", "That player has been attacked this turn (W4.3)."
+            )
     if not 0 <= b < len(st.villages[p]):
         raise IllegalAction("no_such_building", "There is no such building.")
     if (p, b) not in targets(st, seat):
