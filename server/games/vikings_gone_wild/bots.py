@@ -16,8 +16,8 @@ if TYPE_CHECKING:
     from .state import WildState
 
 BUILD_ORDER = ("tavern", "gold_factory", "brewery", "gold_reserve", "beer_reserve", "drakkar")
-RIVER_UNDEAD_PER_TURN = 1  # what a hand of 5 cards plausibly beats besides its attacks
-ATTACKS_PER_TURN = 3
+RIVER_UNDEAD_PER_TURN = 2  # what a hand of 5 cards plausibly beats besides its attacks
+ATTACKS_PER_TURN = 7
 
 
 class RandomBot:
@@ -31,7 +31,7 @@ class RandomBot:
 
 
 class GreedyBot:
-    """Completes missions, builds its economy, upgrades when the village is full, attacks the
+    """Completes missions, upgrades its town hall, builds its economy, attacks the
     weakest buildings with a margin, defends with its best cards and stores what it can."""
 
     def __init__(self, seed: int) -> None:
@@ -62,26 +62,23 @@ class GreedyBot:
             self.turn, self.river, self.built = (st.round, seat), 0, False
         if "complete_mission" in by_type:
             return by_type["complete_mission"][0]
+        if "upgrade" in by_type:  # a bigger village, and 5 points at level 3 (W3.6)
+            return by_type["upgrade"][0]
         if "build" in by_type and not self.built:
             self.built = True
             kinds = [a["kind"] for a in by_type["build"]]
             kind = min(kinds, key=BUILD_ORDER.index)
             return {"type": "build", "kind": kind}
-        if "upgrade" in by_type and "build" not in by_type:
-            return by_type["upgrade"][0]
         if "card_numbers" in by_type:
             return self.rng.choice(by_type["card_numbers"])
         if "attack" in by_type and st.successes < ATTACKS_PER_TURN:
-            # the weakest building, attacked with a margin over its printed defence
-            return min(
-                by_type["attack"],
-                key=lambda a: (
-                    st.numbers[st.card_of(st.villages[a["target"]][a["building"]])]["defence"],
-                    -a["attack"],
-                    a["target"],
-                    a["building"],
-                ),
-            )
+            # the weakest building, attacked with the biggest margin and the fewest cards
+            def key(a: Action) -> tuple[int, int, int, int, int]:
+                card = st.card_of(st.villages[a["target"]][a["building"]])
+                defence: int = st.numbers[card]["defence"]
+                return (defence, -a["attack"], a["cards"], a["target"], a["building"])
+
+            return min(by_type["attack"], key=key)
         if "undead_board" in by_type:
             return self.rng.choice(by_type["undead_board"])
         if self.river < RIVER_UNDEAD_PER_TURN and "undead_river" in by_type:

@@ -218,7 +218,7 @@ def legal_players(st: WildState, seat: int) -> list[Action]:
                 unknown.append(card)
             continue
         d = numbers["defence"]
-        for value, cards in sorted({(max(1, d - 1), 1), (max(1, d), 1), (d + 2, 2)}):
+        for value, cards in sorted({(max(1, d - 1), 1), (max(1, d), 1), (d + 2, 2), (d + 4, 1)}):
             out.append(
                 {"type": "attack", "target": p, "building": b, "attack": value, "cards": cards}
             )

@@ -444,3 +444,15 @@ def test_entered_attack_and_defence_values_are_checked() -> None:
     for cards, value in ((0, 1), (21, 5), (1, 100), (-1, 0)):
         refused(st, MARIE, {"type": "defend", "cards": cards, "value": value}, "bad_defence")
     refused(st, MARIE, {"type": "defend", "cards": 1, "value": True}, "malformed")
+
+
+def test_an_attack_value_counts_for_its_one_building_only() -> None:
+    # W4.1: one unit attacks one target; a surplus is never split onto another building
+    st = to_players(3)
+    factory, tavern = give(st, MARIE, "gold_factory", "tavern")
+    attack(st, MARIE, factory, 9, cards=1)
+    answer(st)
+    attack(st, MARIE, tavern, 1, cards=1)
+    answer(st)  # 1 < 2: the 8 left over from the first attack do not help
+    assert st.villages[MARIE][factory]["damaged"] and not st.villages[MARIE][tavern]["damaged"]
+    assert st.points[MARIE] == {"defence": 1}
