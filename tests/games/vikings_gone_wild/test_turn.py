@@ -199,7 +199,8 @@ def test_a_player_holding_one_mission_may_draw_another() -> None:
     st.apply(VINCENT, {"type": "pass_mission"})
     assert st.active_seats() == []
     assert [len(m) for m in st.missions] == [1, 2, 2]
-    st.phase = "missions"  # W7.4: never a third, whichever phase
+    # W7.4: never a third: a player holding 2 is never asked and cannot draw
+    assert st.legal_actions(BRAM) == []
     refused(st, BRAM, {"type": "take_mission", "name": "", "points": 1}, "not_your_turn")
 
 
