@@ -21,6 +21,7 @@ from gunicorn.app.base import BaseApplication
 from gunicorn.workers.gthread import ThreadWorker
 
 from .config import Settings
+from .guard import install_log_guard
 from .netinfo import base_url, qr_terminal
 from .store import Store
 
@@ -110,6 +111,7 @@ class _Worker(ThreadWorker):  # type: ignore[misc]
 
 
 def _post_worker_init(worker: Any) -> None:
+    install_log_guard()  # now that gunicorn, engineio and socketio have set up their logs
     worker.app.longhall.start_background()
     log.warning("Longhall is ready for players.")
 

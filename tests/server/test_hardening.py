@@ -1,0 +1,142 @@
+"""Attacks from a device on the table's Wi-Fi, against a real ``longhall serve`` (issue 15).
+
+Every attack is bounded in count and time and runs on loopback only. A "phone on the Wi-Fi" is
+played by a client address of 127.0.0.0/8 other than 127.0.0.1: only 127.0.0.1 and ::1, the Pi's
+own kiosk browser, are exempt from the per-address caps.
+"""
+
+from __future__ import annotations
+
+import socket
+import sqlite3
+import uuid
+from collections.abc import Iterator
+
+import pytest
+import requests
+
+from ..support import Phone, ServerProcess
+
+PHONE_ADDRESS = "127.0.0.9"  # a phone on the Wi-Fi, as far as the server can tell
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    srv = ServerProcess(tmp_path_factory.mktemp("hardening"), "--rate-limit", "1")
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+def raw_http(port: int, request: bytes, source: str = PHONE_ADDRESS, timeout: float = 10) -> bytes:
+    """Send one raw HTTP request from ``source`` and return the whole answer."""
+    with socket.create_connection(
+        ("127.0.0.1", port), timeout=timeout, source_address=(source, 0)
+    ) as sock:
+        sock.sendall(request)
+        chunks = []
+        while True:
+            try:
+                chunk = sock.recv(65536)
+            except TimeoutError:
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+            if b"\r\n\r\n" in b"".join(chunks) and b"Content-Length: 0" in chunks[0]:
+                break
+        return b"".join(chunks)
+
+
+# -- 8. the event named "*" ---------------------------------------------------------------------
+
+
+def test_the_event_named_star_is_refused_and_spends_no_one_elses_tokens(
+    server: ServerProcess,
+) -> None:
+    """Issue 15 item 8: ``*`` used to reach the catch-all handler with the client's first
+    argument as the connection id: a traceback for a number, another phone's tokens for its id."""
+    victim = Phone(server.url, {"code": _code(server)}, "victim").connect()
+    attacker = Phone(server.url, {"code": _code(server)}, "attacker").connect()
+    try:
+        answer = attacker.sio.call("*", 12345, timeout=10)
+        assert answer["error"]["code"] == "unknown_event"
+        victim_sid = victim.sio.get_sid("/")
+        for _ in range(4):  # the server allows 1 event a second, in bursts of 2
+            attacker.sio.call("*", victim_sid, timeout=10)
+        # the victim's own tokens are untouched: its first request is served
+        assert "version" in victim.sio.call("snapshot", timeout=10)
+        assert "you" in victim.sio.call("snapshot", timeout=10)
+    finally:
+        victim.disconnect()
+        attacker.disconnect()
+    assert "Traceback" not in server.log.read_text()
+
+
+def _code(server: ServerProcess) -> str:
+    con = sqlite3.connect(server.data_dir / "longhall.sqlite3")
+    try:
+        return str(con.execute("SELECT value FROM meta WHERE key = 'table_code'").fetchone()[0])
+    finally:
+        con.close()
+
+
+# -- 9. smaller ones ----------------------------------------------------------------------------
+
+
+def test_a_nul_in_a_static_path_is_not_found(server: ServerProcess) -> None:
+    for path in ("/static/a%00.js", "/phone/%00", "/table/x%00y.css"):
+        assert requests.get(server.url + path, timeout=5).status_code == 404
+    assert "Traceback" not in server.log.read_text()
+
+
+def test_a_newline_in_a_command_type_cannot_forge_a_log_line(server: ServerProcess) -> None:
+    phone = Phone(server.url, {"code": _code(server)}, "forger").connect()
+    marker = uuid.uuid4().hex[:8]  # the log keeps 20 characters of a type
+    try:
+        answer = phone.sio.call(
+            "command",
+            {"type": f"x\nFORGED {marker}", "id": "1", "version": 0},
+            timeout=10,
+        )
+        assert answer["ok"] is False
+    finally:
+        phone.disconnect()
+    phone = Phone(server.url, {"code": _code(server)}, "witness").connect()  # a later log line
+    phone.disconnect()
+    lines = server.log.read_text().splitlines()
+    assert not [line for line in lines if line.startswith(f"FORGED {marker}")]
+    assert any(f"FORGED {marker}" in line for line in lines)  # logged, escaped, on one line
+
+
+def test_a_forged_host_is_refused_dns_rebinding(server: ServerProcess) -> None:
+    """A page of evil.example whose name now points at the Pi sends Host and Origin of
+    evil.example: same origin in form, and refused for the name."""
+    port = server.port
+    evil = f"evil.example:{port}"
+    for path in ("/", "/healthz", "/socket.io/?EIO=4&transport=polling"):
+        answer = raw_http(
+            port,
+            f"GET {path} HTTP/1.1\r\nHost: {evil}\r\nOrigin: http://{evil}\r\n"
+            "Connection: close\r\n\r\n".encode(),
+        )
+        assert answer.split(b"\r\n", 1)[0] == b"HTTP/1.1 421 Misdirected Request", answer[:200]
+    for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}", "127.0.0.1"):
+        answer = raw_http(
+            port, f"GET /healthz HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode()
+        )
+        assert answer.startswith(b"HTTP/1.1 200"), (host, answer[:200])
+    hostname = socket.gethostname()
+    for host in (hostname, f"{hostname}.local"):
+        answer = raw_http(
+            port, f"GET /healthz HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode()
+        )
+        assert answer.startswith(b"HTTP/1.1 200"), (host, answer[:200])
+
+
+def test_a_real_phone_still_connects(server: ServerProcess) -> None:
+    phone = Phone(server.url, {"code": _code(server)}, "anna").connect()
+    try:
+        assert phone.latest is not None
+    finally:
+        phone.disconnect()
