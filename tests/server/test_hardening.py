@@ -7,8 +7,10 @@ own kiosk browser, are exempt from the per-address caps.
 
 from __future__ import annotations
 
+import json
 import socket
 import sqlite3
+import time
 import uuid
 from collections.abc import Iterator
 
@@ -140,3 +142,119 @@ def test_a_real_phone_still_connects(server: ServerProcess) -> None:
         assert phone.latest is not None
     finally:
         phone.disconnect()
+
+
+# -- 2. Engine.IO sessions without limit --------------------------------------------------------
+
+
+def handshake(port: int, source: str) -> bytes:
+    """One long-polling Engine.IO handshake, as a browser's Socket.IO client starts it."""
+    return raw_http(
+        port,
+        f"GET /socket.io/?EIO=4&transport=polling HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+        "Connection: close\r\n\r\n".encode(),
+        source=source,
+    )
+
+
+def test_sessions_are_capped_per_address_and_in_all_and_expire_unjoined(
+    server: ServerProcess,
+) -> None:
+    """Issue 15 item 2: each handshake used to leave a session and a thread for tens of seconds,
+    with no cap on sessions: 16 clients of one address made 12,169 threads."""
+    port = server.port
+    answers = [handshake(port, PHONE_ADDRESS) for _ in range(40)]
+    accepted = [a for a in answers if a.startswith(b"HTTP/1.1 200")]
+    assert len(accepted) == 8  # SESSIONS_PER_ADDRESS
+    assert all(a.startswith(b"HTTP/1.1 401") for a in answers if a not in accepted)
+    # many addresses: the cap in all holds (128), loopback's kiosk included
+    others = [f"127.0.1.{n}" for n in range(1, 17)]
+    accepted_elsewhere = sum(
+        handshake(port, address).startswith(b"HTTP/1.1 200") for address in others for _ in range(8)
+    )
+    assert accepted_elsewhere == 128 - 8
+    assert server.health()["status"] == "ok"  # the pages still answer
+    # the sessions never joined the table: they are closed after a few seconds, and the address
+    # may open new ones
+    deadline = time.monotonic() + 60
+    while not handshake(port, PHONE_ADDRESS).startswith(b"HTTP/1.1 200"):
+        assert time.monotonic() < deadline, "the unjoined sessions were never closed"
+        time.sleep(0.5)
+    phone = Phone(server.url, {"code": _code(server)}, "late").connect()  # a real phone joins
+    phone.disconnect()
+
+
+# -- 3. malformed frames on a bare WebSocket ----------------------------------------------------
+
+
+def ws_frame(text: str) -> bytes:
+    """One masked WebSocket text frame, as a client sends it."""
+    payload = text.encode()
+    mask = b"\x01\x02\x03\x04"
+    assert len(payload) < 126
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    return bytes([0x81, 0x80 | len(payload)]) + mask + masked
+
+
+def bare_websocket(port: int, code: str) -> socket.socket:
+    """A WebSocket to the server that has joined the table as a guest, without any library."""
+    sock = socket.create_connection(
+        ("127.0.0.1", port), timeout=10, source_address=(PHONE_ADDRESS, 0)
+    )
+    sock.sendall(
+        f"GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+        "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += sock.recv(4096)
+    assert head.startswith(b"HTTP/1.1 101"), head[:100]
+    sock.sendall(ws_frame("40" + json.dumps({"code": code})))
+    return sock
+
+
+def closed_by_server(sock: socket.socket, timeout: float = 30) -> bool:
+    """Whether the server ends the connection (Engine.IO's close packet, or the socket closes)."""
+    sock.settimeout(1)
+    deadline = time.monotonic() + timeout
+    seen = b""
+    while time.monotonic() < deadline:
+        try:
+            chunk = sock.recv(65536)
+        except TimeoutError:
+            continue
+        except OSError:
+            return True
+        if not chunk:
+            return True
+        seen += chunk
+        if b"\x81\x011" in seen or b"\x88" in seen:  # Engine.IO CLOSE, or a WebSocket close
+            return True
+    return False
+
+
+@pytest.mark.parametrize("garbage", ["43[", "42[1]"])
+def test_malformed_frames_close_the_connection_and_log_a_count(
+    server: ServerProcess, garbage: str
+) -> None:
+    """Issue 15 item 3: 202,400 ``43[`` frames wrote 718 MB of tracebacks and kept going."""
+    before = server.log.read_text()
+    sock = bare_websocket(server.port, _code(server))
+    try:
+        for _ in range(200):
+            try:
+                sock.sendall(ws_frame(garbage))
+            except OSError:
+                break  # closed already
+        assert closed_by_server(sock)
+    finally:
+        sock.close()
+    # the log of the attack: a few lines, no traceback
+    deadline = time.monotonic() + 20
+    while "unreadable messages" not in server.log.read_text()[len(before) :]:
+        assert time.monotonic() < deadline, server.log.read_text()[len(before) :][-2000:]
+        time.sleep(0.2)
+    written = server.log.read_text()[len(before) :]
+    assert "Traceback" not in written
+    assert len(written.splitlines()) <= 10, written[-2000:]
