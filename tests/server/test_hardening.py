@@ -13,6 +13,7 @@ import sqlite3
 import time
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import requests
@@ -258,3 +259,47 @@ def test_malformed_frames_close_the_connection_and_log_a_count(
     written = server.log.read_text()[len(before) :]
     assert "Traceback" not in written
     assert len(written.splitlines()) <= 10, written[-2000:]
+
+
+# -- 1. slowloris -------------------------------------------------------------------------------
+
+
+def half_sent(port: int, source: str) -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
+    sock.sendall(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Slow: 1\r\n".encode())
+    return sock
+
+
+def test_half_sent_requests_take_no_thread_and_are_closed(tmp_path: Path) -> None:
+    """Issue 15 item 1: 64 half-sent requests from one phone took every worker thread, and the
+    pages and ``/healthz`` waited for as long as they were held."""
+    server = ServerProcess(tmp_path)
+    server.start()
+    held: list[socket.socket] = []
+    try:
+        # more than the server's 64 threads, from one phone and from the Pi itself
+        held += [half_sent(server.port, PHONE_ADDRESS) for _ in range(40)]
+        held += [half_sent(server.port, "127.0.0.1") for _ in range(40)]
+        assert server.health()["status"] == "ok"
+        assert requests.get(server.url + "/", timeout=30).ok
+        phone = Phone(server.url, {"code": _code(server)}, "anna").connect()
+        phone.disconnect()
+        # a head sent in pieces, within the time allowed, is served as usual
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+            for piece in (b"GET /healthz HTTP/1.1\r\n", b"Host: 127.0.0.1\r\n", b"\r\n"):
+                sock.sendall(piece)
+                time.sleep(0.05)
+            assert sock.recv(4096).startswith(b"HTTP/1.1 200")
+        # every half-sent request is closed: the phone's beyond its cap at once, the rest when
+        # their time is up
+        for sock in held:
+            sock.settimeout(60)
+            try:
+                answer = sock.recv(4096)
+            except ConnectionResetError:
+                answer = b""
+            assert answer == b"" or answer.startswith(b"HTTP/1.1 408 Request Timeout\r\n")
+    finally:
+        for sock in held:
+            sock.close()
+        server.stop()
