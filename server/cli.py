@@ -75,6 +75,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="events a connection may send per second, bursts of twice that (default 20)",
     )
 
+    srv.add_argument(
+        "--fresh-store",
+        action="store_true",
+        help="begin a new table when the game store was found damaged (it stays, kept aside)",
+    )
+
     hist = sub.add_parser("history", help="list the games stored on this server")
     hist.add_argument("--data-dir", type=Path)
     hist.add_argument("--json", action="store_true")
@@ -110,6 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             seed=args.seed,
             rate=args.rate_limit,
             burst=max(1, int(args.rate_limit * 2)),
+            fresh_store=args.fresh_store,
         )
         return serve(settings)
     from .history import print_history, print_replay

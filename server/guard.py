@@ -122,6 +122,8 @@ def install_log_guard() -> None:
     flood = FloodFilter()
     for name in (None, "gunicorn.error"):
         for handler in logging.getLogger(name).handlers:
+            if any(isinstance(f, FloodFilter) for f in handler.filters):
+                continue  # guarded already
             old = handler.formatter
             handler.setFormatter(
                 OneLineFormatter(old._fmt if old else None, old.datefmt if old else None)
