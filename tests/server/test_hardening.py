@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import socket
 import sqlite3
+import struct
 import time
 import uuid
 from collections.abc import Iterator
@@ -197,11 +198,9 @@ def ws_frame(text: str) -> bytes:
     return bytes([0x81, 0x80 | len(payload)]) + mask + masked
 
 
-def bare_websocket(port: int, code: str) -> socket.socket:
+def bare_websocket(port: int, code: str, source: str = PHONE_ADDRESS) -> socket.socket:
     """A WebSocket to the server that has joined the table as a guest, without any library."""
-    sock = socket.create_connection(
-        ("127.0.0.1", port), timeout=10, source_address=(PHONE_ADDRESS, 0)
-    )
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
     sock.sendall(
         f"GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
         "Upgrade: websocket\r\nConnection: Upgrade\r\n"
@@ -303,3 +302,23 @@ def test_half_sent_requests_take_no_thread_and_are_closed(tmp_path: Path) -> Non
         for sock in held:
             sock.close()
         server.stop()
+
+
+# -- 9. a WebSocket that vanishes while the server closes it ------------------------------------
+
+
+def test_abrupt_disconnects_leave_no_traceback(server: ServerProcess) -> None:
+    """Issue 15 item 9: Engine.IO's writer thread closing a WebSocket whose reader had just
+    closed the socket died with ``OSError: [Errno 9] Bad file descriptor`` (about 1 in 300 here:
+    a client that asks to close, then resets the connection at once)."""
+    before = len(server.log.read_text())
+    code = _code(server)
+    for _ in range(800):
+        sock = bare_websocket(server.port, code, source="127.0.0.1")  # joined as a guest
+        sock.sendall(ws_frame("1"))  # Engine.IO close
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        sock.close()  # a reset, as when a phone's Wi-Fi drops
+    # the server has handled them all once it answers a new phone
+    Phone(server.url, {"code": code}, "after").connect().disconnect()
+    written = server.log.read_text()[before:]
+    assert "Traceback" not in written and "Bad file descriptor" not in written
