@@ -87,3 +87,59 @@ def test_reconnecting_does_not_refill_the_rate_limit(tmp_path: Path) -> None:
         assert answer.get("ok") is False and answer["error"]["code"] == "rate_limited", answer
     finally:
         server.stop()
+
+
+def stored_bytes(data: Path) -> tuple[int, int]:
+    """The bytes of the commands in the store (the journal since the last snapshot, and the
+    games' logs), and the longest of them."""
+    import sqlite3
+
+    con = sqlite3.connect(f"{(data / 'longhall.sqlite3').as_uri()}?mode=ro", uri=True)
+    try:
+        sizes = [
+            n
+            for (n,) in con.execute(
+                "SELECT length(data) FROM records UNION ALL SELECT length(action) FROM game_actions"
+            )
+        ]
+    finally:
+        con.close()
+    return sum(sizes), max(sizes, default=0)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 15 item 6: any value under an action's undo key is accepted and stored",
+)
+def test_padding_in_an_action_does_not_grow_the_store(tmp_path: Path) -> None:
+    """A place/unplace loop with 15 KB under ``undo`` grew the store by 11 MB in 20 s."""
+    server = ServerProcess(tmp_path, "--rate-limit", "1000")
+    server.start()
+    phones: list[Phone] = []
+    try:
+        for name in ("Anna", "Bram", "Cara"):
+            phone = Phone(server.url, {"code": _code(tmp_path)}, name).connect()
+            assert phone.join(name)["ok"]
+            phones.append(phone)
+        anna = phones[0]
+        anna.wait(lambda v: len(v["table"]["seats"]) == 3)  # decide on the whole lobby
+        assert anna.command("start")["ok"]
+        before, _ = stored_bytes(tmp_path)
+        padding = "x" * 15_000
+        for _ in range(10):
+            legal = anna.wait(lambda v: bool(v["game"] and v["game"]["legal"]))["game"]["legal"]
+            place = next(a for a in legal if a["type"] == "place")
+            assert anna.command("act", action=place)["ok"]
+            legal = anna.latest["game"]["legal"]  # type: ignore[index]
+            unplace = next(a for a in legal if a["type"] == "unplace")
+            answer = anna.command("act", action={**unplace, "undo": padding})
+            if not answer["ok"]:  # refused as malformed: the fix; nothing was stored
+                assert answer["error"]["code"] == "malformed"
+                assert anna.command("act", action=unplace)["ok"]
+        after, longest = stored_bytes(tmp_path)
+        assert longest < 2_000
+        assert after - before < 20 * 2_000  # 20 commands
+    finally:
+        for phone in phones:
+            phone.disconnect()
+        server.stop()
