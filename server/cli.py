@@ -120,6 +120,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return serve(settings)
     from .history import print_history, print_replay
+    from .storecheck import diagnose
+
+    db = Settings(data_dir=data_dir).db_path
+    problem = diagnose(db)
+    if problem is not None:  # opening it for writing could make SQLite drop its -wal
+        print(
+            f"The game store {db} {problem}: start `longhall serve` to keep it aside, "
+            "then see docs/pi-setup.md, Backups.",
+            file=sys.stderr,
+        )
+        return 3
 
     if args.command == "history":
         return print_history(Settings(data_dir=data_dir), args.json, sys.stdout)

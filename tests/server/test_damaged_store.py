@@ -147,3 +147,16 @@ def test_a_sound_store_after_a_kill_starts_where_it_was(killed_store: Path, tmp_
     finally:
         server.stop()
     assert not list(data.glob(f"{DB}.damaged-*"))
+
+
+def test_history_does_not_open_a_damaged_store(killed_store: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """``longhall history`` opens the store for writing: on a 0-byte database that would have
+    SQLite drop the -wal that holds the game."""
+    from server.cli import main
+
+    data = copy_of(killed_store, tmp_path)
+    (data / DB).write_bytes(b"")
+    wal = (data / f"{DB}-wal").read_bytes()
+    assert main(["history", "--data-dir", str(data)]) == 3
+    assert str(data / DB) in capsys.readouterr().err
+    assert (data / DB).read_bytes() == b"" and (data / f"{DB}-wal").read_bytes() == wal
