@@ -29,6 +29,7 @@ from .botrunner import BotRunner
 from .config import Settings
 from .connlimit import SPARE_THREADS, ConnectionLimit
 from .games.api import IllegalAction
+from .guard import HostCheck, SessionGuard
 from .netinfo import base_url, is_loopback, qr_svg, wifi_qr_text
 from .ratelimit import Clock, TokenBucket
 from .store import Store
@@ -84,9 +85,11 @@ class JsonPacket(Packet):  # type: ignore[misc]
             data = self.data
             if not isinstance(data, list) or not data or not isinstance(data[0], str):
                 self.data = [UNREADABLE_EVENT]
-            elif data[0] in ("connect", "disconnect"):
+            elif data[0] in ("connect", "disconnect", "*"):
                 # python-socketio would run the connect or disconnect handler for an event of
-                # that name: a client could re-register its own connection. Answer it as unknown.
+                # that name: a client could re-register its own connection; and "*" would reach
+                # the catch-all handler with the client's first argument as the connection id.
+                # Answer it as unknown.
                 self.data = [f"reserved:{data[0]}"]
         return attachments
 
@@ -194,6 +197,8 @@ def create_app(settings: Settings, clock: Clock = time.monotonic) -> Longhall:
     app.wsgi_app = ConnectionLimit(  # type: ignore[method-assign]
         app.wsgi_app, total=max(settings.threads // 2, settings.threads - SPARE_THREADS)
     )
+    app.wsgi_app = HostCheck(app.wsgi_app, settings.public_url)  # type: ignore[method-assign]
+    sessions = SessionGuard(socketio.server)
 
     @socketio.on("connect")
     def on_connect(auth: object = None) -> None:
@@ -240,6 +245,7 @@ def create_app(settings: Settings, clock: Clock = time.monotonic) -> Longhall:
     @socketio.on(UNREADABLE_EVENT)
     def on_unreadable(*_: object) -> dict[str, Any]:
         allowed(request.sid)  # type: ignore[attr-defined]
+        sessions.unreadable(request.sid)  # type: ignore[attr-defined]
         return refusal("malformed", "That message is not readable JSON.", table.data.version)
 
     @socketio.on("snapshot")
@@ -329,6 +335,8 @@ def register_pages(app: Flask, table: Table) -> None:
     cache_lock = threading.Lock()
 
     def serve_file(folder: Path, name: str) -> Response:
+        if "\x00" in name:  # no file has one, and the file system refuses it with an error
+            abort(404)
         path = (folder / name).resolve()
         if folder.resolve() not in path.parents or not path.is_file():
             abort(404)

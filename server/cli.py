@@ -79,6 +79,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="events a connection may send per second, bursts of twice that (default 20)",
     )
 
+    srv.add_argument(
+        "--fresh-store",
+        action="store_true",
+        help="begin a new table when the game store was found damaged (it stays, kept aside)",
+    )
+
     hist = sub.add_parser("history", help="list the games stored on this server")
     hist.add_argument("--data-dir", type=Path)
     hist.add_argument("--json", action="store_true")
@@ -114,9 +120,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             seed=args.seed,
             rate=args.rate_limit,
             burst=max(1, int(args.rate_limit * 2)),
+            fresh_store=args.fresh_store,
         )
         return serve(settings)
     from .history import print_history, print_replay
+    from .storecheck import diagnose
+
+    db = Settings(data_dir=data_dir).db_path
+    problem = diagnose(db)
+    if problem is not None:  # opening it for writing could make SQLite drop its -wal
+        print(
+            f"The game store {db} {problem}: start `longhall serve` to keep it aside, "
+            "then see docs/pi-setup.md, Backups.",
+            file=sys.stderr,
+        )
+        return 3
 
     if args.command == "history":
         return print_history(Settings(data_dir=data_dir), args.json, sys.stdout)

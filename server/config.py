@@ -39,6 +39,7 @@ class Settings:
     max_payload: int = 16_384  # bytes in one Socket.IO message
     hotspot_file: Path | None = None  # where the hotspot's Wi-Fi name and password are, if on
     seed: int | None = None  # fixed game seeds (tests, tournaments); random otherwise
+    fresh_store: bool = False  # start a new table even though a damaged store was kept aside
 
     @property
     def db_path(self) -> Path:

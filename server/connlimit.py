@@ -6,7 +6,7 @@ few dozen idle WebSockets and leave no thread for the pages, ``/healthz`` or a n
 WSGI middleware counts the transports in flight, in all and per client address, and answers
 ``503`` with ``Retry-After`` beyond the caps; the browser's Socket.IO client simply retries.
 
-The per-address cap leaves loopback alone: that is the Pi's own kiosk browser (and the tests).
+The per-address cap leaves 127.0.0.1 and ::1 alone: that is the Pi's own kiosk browser.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .netinfo import is_loopback
+from .guard import is_kiosk
 
 log = logging.getLogger("longhall")
 
@@ -45,7 +45,7 @@ class ConnectionLimit:
         address = str(environ.get("REMOTE_ADDR", ""))
         with self.lock:
             mine = self.by_address.get(address, 0)
-            if self.open >= self.total or (mine >= self.per_address and not is_loopback(address)):
+            if self.open >= self.total or (mine >= self.per_address and not is_kiosk(address)):
                 self._warn(address)
                 return self._refuse(start_response)
             self.open += 1

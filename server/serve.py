@@ -18,11 +18,13 @@ from typing import Any
 
 from gunicorn import sock
 from gunicorn.app.base import BaseApplication
-from gunicorn.workers.gthread import ThreadWorker
 
 from .config import Settings
+from .guard import install_log_guard
 from .netinfo import base_url, qr_terminal
 from .store import Store
+from .storecheck import DamagedStore, check_store
+from .worker import HeadFirstWorker
 
 log = logging.getLogger("longhall")
 
@@ -91,8 +93,8 @@ class LonghallServer(BaseApplication):  # type: ignore[misc]
                 os._exit(code)
 
 
-class _Worker(ThreadWorker):  # type: ignore[misc]
-    """Gunicorn's threaded worker, run without an arbiter."""
+class _Worker(HeadFirstWorker):
+    """Gunicorn's threaded worker, run without an arbiter (heads read first, see worker.py)."""
 
     def init_signals(self) -> None:
         hangup = signal.getsignal(signal.SIGHUP)
@@ -110,6 +112,7 @@ class _Worker(ThreadWorker):  # type: ignore[misc]
 
 
 def _post_worker_init(worker: Any) -> None:
+    install_log_guard()  # now that gunicorn, engineio and socketio have set up their logs
     worker.app.longhall.start_background()
     log.warning("Longhall is ready for players.")
 
@@ -147,7 +150,13 @@ def serve(settings: Settings) -> int:
     logging.basicConfig(
         level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s"
     )
+    install_log_guard()
     settings.data_dir.mkdir(parents=True, exist_ok=True)
+    try:  # before anything opens the store: SQLite would start afresh over a damaged one
+        check_store(settings.db_path, fresh=settings.fresh_store)
+    except DamagedStore as damaged:
+        log.error("%s", damaged)
+        return 3
     print(banner(settings), flush=True)
     LonghallServer(settings).run()
     return 0

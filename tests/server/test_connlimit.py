@@ -66,7 +66,7 @@ def test_a_crowd_of_idle_websockets_leaves_the_pages_and_healthz_working(tmp_pat
         for _ in range(66):  # more than the server has threads
             sock = socket.create_connection(("127.0.0.1", server.port), timeout=5)
             sock.sendall(
-                b"GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: x\r\n"
+                b"GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                 b"Upgrade: websocket\r\nConnection: Upgrade\r\n"
                 b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
             )

@@ -1,0 +1,162 @@
+"""A damaged game store is kept aside and named, never replaced or discarded (issue 15 item 7)."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import struct
+from pathlib import Path
+
+import pytest
+
+from ..support import Phone, ServerProcess
+
+DB = "longhall.sqlite3"
+
+
+@pytest.fixture(scope="module")
+def killed_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A store after a ``kill -9``: players joined, the game still in its ``-wal``."""
+    data = tmp_path_factory.mktemp("played")
+    server = ServerProcess(data)
+    server.start()
+    code = _code(data / DB)
+    phones = []
+    try:
+        for name in ("anna", "bjorn", "cecilia", "dag"):
+            phone = Phone(server.url, {"code": code}, name).connect()
+            assert phone.join(name)["ok"]
+            phones.append(phone)
+    finally:
+        for phone in phones:
+            phone.disconnect()
+        server.kill9()
+    assert (data / f"{DB}-wal").stat().st_size > 0
+    return data
+
+
+def _code(db: Path) -> str:
+    con = sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True)
+    try:
+        return str(con.execute("SELECT value FROM meta WHERE key = 'table_code'").fetchone()[0])
+    finally:
+        con.close()
+
+
+def copy_of(store: Path, tmp_path: Path) -> Path:
+    data = tmp_path / "data"
+    data.mkdir()
+    for name in (DB, f"{DB}-wal"):
+        shutil.copyfile(store / name, data / name)
+    return data
+
+
+def refused(data: Path) -> str:
+    """Start a server on ``data``; it must refuse; return what it logged."""
+    server = ServerProcess(data)
+    with pytest.raises(RuntimeError, match="the server exited"):
+        server.start()
+    assert server.proc is not None and server.proc.wait(10) == 3
+    return server.log.read_text()
+
+
+def kept(data: Path) -> Path:
+    [aside] = [p for p in data.glob(f"{DB}.damaged-*") if not p.name.endswith(("-wal", "-shm"))]
+    return aside
+
+
+def check_refusal(data: Path, log: str, wal: bytes) -> None:
+    aside = kept(data)
+    assert not (data / DB).exists() and not (data / f"{DB}-wal").exists()
+    assert (aside.parent / f"{aside.name}-wal").read_bytes() == wal  # the game, untouched
+    [line] = [line for line in log.splitlines() if "ERROR" in line]
+    assert str(data / DB) in line and str(aside) in line and "--fresh-store" in line
+    assert "Traceback" not in log
+    # started again without a word from anyone (systemd restarts it): still refused, no new table
+    log = refused(data)
+    assert not (data / DB).exists()
+    assert f"a damaged one was kept as {aside}" in log
+
+
+def test_an_empty_database_with_its_wal_is_kept_aside(killed_store: Path, tmp_path: Path) -> None:
+    """A 0-byte database whose -wal holds the game used to start a new table, the -wal gone."""
+    data = copy_of(killed_store, tmp_path)
+    wal = (data / f"{DB}-wal").read_bytes()
+    (data / DB).write_bytes(b"")
+    check_refusal(data, refused(data), wal)
+    # told to, it begins a new table, and the damaged store is still there
+    server = ServerProcess(data, "--fresh-store")
+    server.start()
+    try:
+        assert server.health()["status"] == "ok"
+    finally:
+        server.stop()
+    assert (kept(data).parent / f"{kept(data).name}-wal").read_bytes() == wal
+
+
+def test_a_truncated_wal_is_kept_aside(killed_store: Path, tmp_path: Path) -> None:
+    """A -wal cut half-way used to start silently from what was left of it."""
+    data = copy_of(killed_store, tmp_path)
+    wal_path = data / f"{DB}-wal"
+    page_size = struct.unpack(">I", wal_path.read_bytes()[8:12])[0]
+    frames = (wal_path.stat().st_size - 32) // (24 + page_size)
+    assert frames >= 4
+    with wal_path.open("r+b") as f:
+        f.truncate(32 + (24 + page_size) * (frames // 2) + 100)
+    wal = wal_path.read_bytes()
+    check_refusal(data, refused(data), wal)
+
+
+def test_other_damage_is_named_without_a_traceback(killed_store: Path, tmp_path: Path) -> None:
+    data = copy_of(killed_store, tmp_path)
+    # let SQLite fold the -wal into the database, then damage the database's pages
+    con = sqlite3.connect(data / DB)
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.close()
+    db = data / DB
+    body = bytearray(db.read_bytes())
+    assert len(body) >= 3 * 4096
+    body[4096 + 8 : 3 * 4096] = b"\xa5" * (2 * 4096 - 8)
+    db.write_bytes(bytes(body))
+    wal = (data / f"{DB}-wal").read_bytes() if (data / f"{DB}-wal").exists() else b""
+    log = refused(data)
+    aside = kept(data)
+    assert not db.exists() and aside.read_bytes() == bytes(body)
+    assert not wal or (aside.parent / f"{aside.name}-wal").read_bytes() == wal
+    [line] = [line for line in log.splitlines() if "ERROR" in line]
+    assert str(db) in line and str(aside) in line
+    assert "Traceback" not in log
+
+
+def test_a_sound_store_after_a_kill_starts_where_it_was(killed_store: Path, tmp_path: Path) -> None:
+    data = copy_of(killed_store, tmp_path)
+    server = ServerProcess(data)
+    server.start()
+    try:
+        assert server.health()["status"] == "ok"
+        code = _code(data / DB)
+        phone = Phone(server.url, {"code": code}, "watcher").connect()
+        assert phone.latest is not None
+        assert [s["name"] for s in phone.latest["table"]["seats"]][:4] == [
+            "anna",
+            "bjorn",
+            "cecilia",
+            "dag",
+        ]
+        phone.disconnect()
+    finally:
+        server.stop()
+    assert not list(data.glob(f"{DB}.damaged-*"))
+
+
+def test_history_does_not_open_a_damaged_store(killed_store: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """``longhall history`` opens the store for writing: on a 0-byte database that would have
+    SQLite drop the -wal that holds the game."""
+    from server.cli import main
+
+    data = copy_of(killed_store, tmp_path)
+    (data / DB).write_bytes(b"")
+    wal = (data / f"{DB}-wal").read_bytes()
+    assert main(["history", "--data-dir", str(data)]) == 3
+    assert str(data / DB) in capsys.readouterr().err
+    assert (data / DB).read_bytes() == b"" and (data / f"{DB}-wal").read_bytes() == wal
