@@ -1,23 +1,29 @@
 #!/usr/bin/env bash
-# Make a Raspberry Pi a Longhall appliance: Raspberry Pi OS Bookworm (Lite or Desktop), from a
-# clone of the repository. Run it again after `git pull` to update.
+# Make a Raspberry Pi a Longhall appliance: Raspberry Pi OS Bookworm or Trixie (Lite or Desktop),
+# or plain Debian, from a clone of the repository.
 #
-#   sudo systemd/install.sh [options]
+#   sudo systemd/install.sh [options]     install, or change options (the others stay as saved)
+#   sudo systemd/install.sh --update      after `git pull`: the same install, with the saved options
 #
 #   --hotspot SSID PASSWORD  run the Pi's own Wi-Fi (NetworkManager, offline): phones join it
+#   --no-hotspot             remove the hotspot (nothing else ever removes it)
 #   --country CC             the Wi-Fi country (e.g. DE, GB, US): the Pi's radio needs one
 #   --port PORT              the server's port (default 8000)
 #   --gpio-config FILE       a pin map instead of hardware/pins.toml
-#   --no-kiosk               the server only: no table display on this Pi's screen
+#   --no-kiosk | --kiosk     the server only (no table display on this Pi's screen), or both
 #   --prefix DIR             where Longhall is installed (default /opt/longhall)
+#   --update                 use the saved options (refused when there are none)
 #   --dry-run                print every step, every command and every file; change nothing
 #   --render DIR             only write the filled-in unit files into DIR (for tests)
 #
+# The options are saved in /etc/longhall/install.conf: a later run (or --update) keeps them unless
+# told otherwise. A run with nothing new to fetch needs no network: Debian packages are installed
+# only when missing, and Longhall is re-installed into its venv only when pyproject.toml changed.
 # What it does: Debian packages; a gpio group and two system users (longhall: the server, in
 # gpio; longhall-kiosk: the screen); a copy of the clone in the prefix with a venv that sees
-# Debian's lgpio (--system-site-packages) and Longhall installed with pip install -e; the
-# hotspot when asked; the server's and the kiosk's systemd units; the console boot the kiosk
-# needs. See docs/pi-setup.md.
+# Debian's lgpio (--system-site-packages), Longhall installed into it without a build step, its
+# code byte-compiled (the service cannot write __pycache__); the hotspot when asked; the server's
+# and the kiosk's systemd units; the console boot the kiosk needs. See docs/pi-setup.md.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -27,11 +33,17 @@ PORT=8000
 KIOSK=1
 DRY_RUN=0
 RENDER=""
+UPDATE=0
 SSID=""
 PASSWORD=""
+HOTSPOT=0          # 1: run the hotspot (its name and password are in $HOTSPOT_FILE once saved)
+NEW_HOTSPOT=0      # 1: a name and password were given now: (re)configure the connection
 COUNTRY=""
-GPIO_CONFIG=""
-ETC=/etc/longhall
+GPIO_CONFIG=""     # a pin map given now, to copy to $ETC/pins.toml
+OWN_PINS=0         # 1: the server uses $ETC/pins.toml
+# where the options and the server's files live; LONGHALL_ETC only for the tests' dry runs
+ETC=${LONGHALL_ETC:-/etc/longhall}
+SAVED=$ETC/install.conf
 UNITS=/etc/systemd/system
 HOTSPOT_FILE=$ETC/hotspot
 HOTSPOT_NAME=longhall-hotspot
@@ -39,33 +51,70 @@ HOTSPOT_ADDRESS=10.42.0.1  # NetworkManager's shared mode; pinned below so it ne
 WIFI=wlan0
 
 die() { echo "install.sh: $*" >&2; exit 2; }
-usage() { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+
+# The saved options first: whatever the command line says comes on top of them.
+saved() {  # saved KEY: the value saved for KEY ("" when none)
+    [ -f "$SAVED" ] || return 0
+    sed -n "s/^$1=//p" "$SAVED" | tail -n 1
+}
+if [ -f "$SAVED" ]; then
+    PORT=$(saved port)
+    KIOSK=$(saved kiosk)
+    PREFIX=$(saved prefix)
+    COUNTRY=$(saved country)
+    OWN_PINS=$(saved own_pins)
+    HOTSPOT=$(saved hotspot)
+    [ -n "$PORT" ] || PORT=8000
+    [ -n "$KIOSK" ] || KIOSK=1
+    [ -n "$PREFIX" ] || PREFIX=/opt/longhall
+    [ -n "$OWN_PINS" ] || OWN_PINS=0
+    [ -n "$HOTSPOT" ] || HOTSPOT=0
+fi
 
 while [ $# -gt 0 ]; do
     case "$1" in
         --hotspot)
             [ $# -ge 3 ] || die "--hotspot needs a name and a password"
-            SSID=$2 PASSWORD=$3
+            SSID=$2 PASSWORD=$3 HOTSPOT=1 NEW_HOTSPOT=1
             shift 3
             ;;
+        --no-hotspot) HOTSPOT=0 NEW_HOTSPOT=0; shift ;;
         --country) [ $# -ge 2 ] || die "--country needs a code"; COUNTRY=$2; shift 2 ;;
         --port) [ $# -ge 2 ] || die "--port needs a number"; PORT=$2; shift 2 ;;
-        --gpio-config) [ $# -ge 2 ] || die "--gpio-config needs a file"; GPIO_CONFIG=$2; shift 2 ;;
+        --gpio-config)
+            [ $# -ge 2 ] || die "--gpio-config needs a file"
+            GPIO_CONFIG=$2 OWN_PINS=1
+            shift 2
+            ;;
         --no-kiosk) KIOSK=0; shift ;;
+        --kiosk) KIOSK=1; shift ;;
         --prefix) [ $# -ge 2 ] || die "--prefix needs a directory"; PREFIX=$2; shift 2 ;;
+        --update) UPDATE=1; shift ;;
         --dry-run) DRY_RUN=1; shift ;;
         --render) [ $# -ge 2 ] || die "--render needs a directory"; RENDER=$2; shift 2 ;;
         -h|--help) usage; exit 0 ;;
         *) die "unknown option $1 (see --help)" ;;
     esac
 done
+if [ "$UPDATE" = 1 ] && [ ! -f "$SAVED" ]; then
+    die "no saved options in $SAVED: install once without --update first"
+fi
+# a hotspot kept from before: its name and password are the ones the server reads
+if [ "$HOTSPOT" = 1 ] && [ "$NEW_HOTSPOT" = 0 ]; then
+    if [ -f "$HOTSPOT_FILE" ]; then
+        SSID=$(sed -n 's/^ssid=//p' "$HOTSPOT_FILE" | head -n 1)
+        PASSWORD=$(sed -n 's/^password=//p' "$HOTSPOT_FILE" | head -n 1)
+    fi
+    [ -n "$SSID" ] || die "the saved hotspot has no name in $HOTSPOT_FILE: give --hotspot again"
+fi
 
 # -- checks: refuse what would make a broken unit or hotspot ------------------------------------
 
 [[ $PORT =~ ^[0-9]+$ ]] && [ "$PORT" -ge 1 ] && [ "$PORT" -le 65535 ] || die "bad port: $PORT"
 [[ $PREFIX == /* && $PREFIX != *[[:space:]%\\]* ]] \
     || die "the prefix must be an absolute path without spaces, % or \\: $PREFIX"
-if [ -n "$SSID" ]; then
+if [ "$NEW_HOTSPOT" = 1 ]; then
     [ "${#SSID}" -le 32 ] || die "a Wi-Fi name has at most 32 characters"
     [ "${#PASSWORD}" -ge 8 ] && [ "${#PASSWORD}" -le 63 ] \
         || die "a Wi-Fi password (WPA2) has 8 to 63 characters"
@@ -83,8 +132,8 @@ fi
 # The server's options beyond the port: the pin map, the hotspot's file and the address phones
 # use (with the hotspot on, phones are on its network, where the Pi is always 10.42.0.1).
 OPTIONS=()
-[ -n "$GPIO_CONFIG" ] && OPTIONS+=(--gpio-config "$ETC/pins.toml")
-if [ -n "$SSID" ]; then
+[ "$OWN_PINS" = 1 ] && OPTIONS+=(--gpio-config "$ETC/pins.toml")
+if [ "$HOTSPOT" = 1 ]; then
     OPTIONS+=(--hotspot-file "$HOTSPOT_FILE" --public-url "http://$HOTSPOT_ADDRESS:$PORT")
 fi
 
@@ -167,8 +216,8 @@ fi
 if [ "$DRY_RUN" = 1 ]; then
     echo "Dry run: every step is printed, nothing is changed."
 fi
-if ! grep -qs 'VERSION_CODENAME=bookworm' /etc/os-release; then
-    echo "Note: this is not Debian/Raspberry Pi OS Bookworm; the steps are written for Bookworm."
+if ! grep -Eqs 'VERSION_CODENAME=(bookworm|trixie)' /etc/os-release; then
+    echo "Note: this is not Debian Bookworm or Trixie; the steps are written for those."
 fi
 if ! grep -qs "Raspberry Pi" /proc/device-tree/model; then
     echo "Note: this is not a Raspberry Pi: the server will run without buttons and lights."
@@ -176,24 +225,50 @@ fi
 
 # -- 1. Debian packages ---------------------------------------------------------------------------
 
-PACKAGES=(python3 python3-venv python3-pip python3-lgpio rsync sqlite3 network-manager)
-if [ -n "$SSID" ]; then
+candidate() {  # whether apt knows a package (from its local lists: no network)
+    apt-cache policy "$1" 2>/dev/null | grep -q 'Candidate: [0-9]'
+}
+
+installed() {  # whether a package is installed
+    [ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" = installed ]
+}
+
+# python3-setuptools and python3-wheel: Longhall goes into its venv without fetching a build
+# backend (pip --no-build-isolation), which a Pi on its own hotspot could not download
+PACKAGES=(python3 python3-venv python3-pip python3-setuptools python3-wheel rsync sqlite3
+    network-manager)
+# Debian's lgpio drives the pins on a Pi; plain Debian 12 has none: Longhall runs without buttons
+# and lights there (the table display says so), so a missing python3-lgpio does not stop the install
+if installed python3-lgpio || candidate python3-lgpio; then
+    PACKAGES+=(python3-lgpio)
+else
+    echo "Note: no python3-lgpio on this system: Longhall runs without buttons and lights."
+fi
+if [ "$HOTSPOT" = 1 ]; then
     # NetworkManager's shared mode hands out addresses with dnsmasq; the access point is
     # wpa_supplicant's work (both only recommended by network-manager)
     PACKAGES+=(dnsmasq-base wpasupplicant rfkill)
 fi
 if [ "$KIOSK" = 1 ]; then
     # Raspberry Pi OS calls its Chromium chromium-browser; Debian calls it chromium
-    if apt-cache policy chromium-browser 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+    if installed chromium-browser || candidate chromium-browser; then
         PACKAGES+=(chromium-browser)
     else
         PACKAGES+=(chromium)
     fi
     PACKAGES+=(cage fonts-dejavu-core)
 fi
+MISSING=()
+for package in "${PACKAGES[@]}"; do
+    installed "$package" || MISSING+=("$package")
+done
 say "Debian packages"
-run apt-get update
-run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${PACKAGES[@]}"
+if [ ${#MISSING[@]} -eq 0 ]; then
+    echo "= every package is installed already (no network needed)"
+else
+    run apt-get update
+    run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${MISSING[@]}"
+fi
 
 # -- 2. users -------------------------------------------------------------------------------------
 
@@ -223,7 +298,19 @@ if [ "$CLONE" != "$PREFIX" ]; then
 fi
 # --system-site-packages: Debian's python3-lgpio is what gpiozero drives the pins with
 run_unless "test -x $PREFIX/.venv/bin/python" python3 -m venv --system-site-packages "$PREFIX/.venv"
-run "$PREFIX/.venv/bin/python" -m pip install --quiet -e "$PREFIX"
+# Longhall is installed in place (editable: the pages and scripts stay in the prefix) with
+# Debian's setuptools, no build isolation, so nothing is fetched to build it. Its dependencies come
+# from PyPI the first time; afterwards only when pyproject.toml changed (the stamp holds its sum).
+STAMP=$PREFIX/.venv/.longhall-installed
+SUM=$(cksum <"$CLONE/pyproject.toml")
+if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$SUM" ]; then
+    echo "= Longhall's dependencies are unchanged (no network needed)"
+else
+    run "$PREFIX/.venv/bin/python" -m pip install --quiet --no-build-isolation -e "$PREFIX"
+    printf '%s\n' "$SUM" | put 0644 root:root "$STAMP"
+fi
+# the service may not write __pycache__ (ProtectSystem=strict): compile it all now, as root
+run "$PREFIX/.venv/bin/python" -m compileall -q "$PREFIX/server" "$PREFIX/hardware"
 
 # -- 4. configuration -----------------------------------------------------------------------------
 
@@ -232,10 +319,32 @@ run install -d -m 0755 "$ETC"
 if [ -n "$GPIO_CONFIG" ]; then
     run install -m 0644 "$GPIO_CONFIG" "$ETC/pins.toml"
 fi
+# the options of this install, for the next run and --update (the hotspot's name and password
+# are in $HOTSPOT_FILE, the pin map in $ETC/pins.toml)
+put 0644 root:root "$SAVED" <<EOF
+# Written by systemd/install.sh: the options of the last install. A later run keeps them.
+port=$PORT
+kiosk=$KIOSK
+prefix=$PREFIX
+hotspot=$HOTSPOT
+country=$COUNTRY
+own_pins=$OWN_PINS
+EOF
 
 # -- 5. the hotspot -------------------------------------------------------------------------------
 
-if [ -n "$SSID" ]; then
+HOTSPOT_SETTINGS=(
+    autoconnect yes connection.autoconnect-priority 100
+    802-11-wireless.mode ap 802-11-wireless.band bg
+    ipv4.method shared ipv4.addresses "$HOTSPOT_ADDRESS/24" ipv6.method disabled
+    # wpa-psk with rsn/ccmp and no PMF: what phones of every age join without trouble
+    wifi-sec.key-mgmt wpa-psk wifi-sec.proto rsn wifi-sec.pairwise ccmp
+    wifi-sec.group ccmp wifi-sec.pmf disable
+)
+if [ "$HOTSPOT" = 1 ] && [ "$NEW_HOTSPOT" = 0 ]; then
+    # kept as it is: an SSH session may run over it, and nothing about it changed
+    say "The Wi-Fi hotspot \"$SSID\" stays as it is (--no-hotspot removes it)"
+elif [ "$HOTSPOT" = 1 ]; then
     say "The Wi-Fi hotspot \"$SSID\" (NetworkManager, shared mode at $HOTSPOT_ADDRESS)"
     if [ -n "$COUNTRY" ]; then
         if command -v raspi-config >/dev/null 2>&1 || [ "$DRY_RUN" = 1 ]; then
@@ -246,19 +355,21 @@ if [ -n "$SSID" ]; then
     fi
     run rfkill unblock wifi
     run nmcli radio wifi on
-    run_if "nmcli -t -f NAME connection show | grep -qx $HOTSPOT_NAME" \
-        nmcli connection delete "$HOTSPOT_NAME"
-    # wpa-psk with rsn/ccmp and no PMF: what phones of every age join without trouble
-    run nmcli connection add type wifi ifname "$WIFI" con-name "$HOTSPOT_NAME" ssid "$SSID" \
-        autoconnect yes connection.autoconnect-priority 100 \
-        802-11-wireless.mode ap 802-11-wireless.band bg \
-        ipv4.method shared ipv4.addresses "$HOTSPOT_ADDRESS/24" ipv6.method disabled \
-        wifi-sec.key-mgmt wpa-psk wifi-sec.proto rsn wifi-sec.pairwise ccmp \
-        wifi-sec.group ccmp wifi-sec.pmf disable wifi-sec.psk "$PASSWORD"
+    # an existing hotspot is changed in place, not deleted: the change applies when it next
+    # comes up (at the reboot), so an SSH session over it is not cut in the middle of the install
+    if [ "$DRY_RUN" = 1 ] || nmcli -t -f NAME connection show 2>/dev/null | grep -qx "$HOTSPOT_NAME"; then
+        run_if "nmcli -t -f NAME connection show | grep -qx $HOTSPOT_NAME" \
+            nmcli connection modify "$HOTSPOT_NAME" ssid "$SSID" "${HOTSPOT_SETTINGS[@]}" \
+            wifi-sec.psk "$PASSWORD"
+    fi
+    run_unless "nmcli -t -f NAME connection show | grep -qx $HOTSPOT_NAME" \
+        nmcli connection add type wifi ifname "$WIFI" con-name "$HOTSPOT_NAME" ssid "$SSID" \
+        "${HOTSPOT_SETTINGS[@]}" wifi-sec.psk "$PASSWORD"
     # the server reads the name and password to show the Wi-Fi QR code on the table display
     printf 'ssid=%s\npassword=%s\n' "$SSID" "$PASSWORD" | put 0640 root:longhall "$HOTSPOT_FILE"
 else
     say "No hotspot (phones join the network the Pi is on)"
+    # only ever on request (--no-hotspot), or when no install ever made one
     run_if "nmcli -t -f NAME connection show | grep -qx $HOTSPOT_NAME" \
         nmcli connection delete "$HOTSPOT_NAME"
     run_if "[ -e $HOTSPOT_FILE ]" rm -f "$HOTSPOT_FILE"
@@ -300,9 +411,11 @@ The server runs as longhall.service; its game store is /var/lib/longhall/longhal
   logs:     journalctl -u longhall -u longhall-kiosk -b
   health:   curl http://127.0.0.1:$PORT/healthz
 EOF
-if [ -n "$SSID" ]; then
+if [ "$HOTSPOT" = 1 ]; then
     echo "Phones join the Wi-Fi \"$SSID\", then http://$HOTSPOT_ADDRESS:$PORT/ (the QR codes show both)."
 fi
-if [ "$KIOSK" = 1 ] || [ -n "$SSID" ]; then
+if [ "$UPDATE" = 1 ]; then
+    echo "Updated; the server was restarted with the new code."
+elif [ "$KIOSK" = 1 ] || [ "$HOTSPOT" = 1 ]; then
     echo "Reboot now (sudo reboot): the Pi starts in the table display${SSID:+ with its own Wi-Fi}."
 fi
