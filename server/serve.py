@@ -112,6 +112,9 @@ class _Worker(ThreadWorker):  # type: ignore[misc]
 def _post_worker_init(worker: Any) -> None:
     worker.app.longhall.start_background()
     log.warning("Longhall is ready for players.")
+    from .sdnotify import started  # systemd: READY=1, and the watchdog's heartbeat
+
+    started(worker.app.longhall.table.lock)
 
 
 def _worker_exit(worker: Any) -> None:

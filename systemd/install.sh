@@ -12,6 +12,8 @@
 #   --gpio-config FILE       a pin map instead of hardware/pins.toml
 #   --no-kiosk | --kiosk     the server only (no table display on this Pi's screen), or both
 #   --prefix DIR             where Longhall is installed (default /opt/longhall)
+#   --hardware-watchdog S    reboot when the system hangs for S seconds (1-15; off: none); the
+#                            default is 15 on a Raspberry Pi, off elsewhere
 #   --update                 use the saved options (refused when there are none)
 #   --dry-run                print every step, every command and every file; change nothing
 #   --render DIR             only write the filled-in unit files into DIR (for tests)
@@ -41,6 +43,7 @@ NEW_HOTSPOT=0      # 1: a name and password were given now: (re)configure the co
 COUNTRY=""
 GPIO_CONFIG=""     # a pin map given now, to copy to $ETC/pins.toml
 OWN_PINS=0         # 1: the server uses $ETC/pins.toml
+WATCHDOG=auto      # the hardware watchdog's seconds, off, or auto (15 on a Raspberry Pi)
 # where the options and the server's files live; LONGHALL_ETC only for the tests' dry runs
 ETC=${LONGHALL_ETC:-/etc/longhall}
 SAVED=$ETC/install.conf
@@ -65,6 +68,8 @@ if [ -f "$SAVED" ]; then
     COUNTRY=$(saved country)
     OWN_PINS=$(saved own_pins)
     HOTSPOT=$(saved hotspot)
+    WATCHDOG=$(saved hardware_watchdog)
+    [ -n "$WATCHDOG" ] || WATCHDOG=auto
     [ -n "$PORT" ] || PORT=8000
     [ -n "$KIOSK" ] || KIOSK=1
     [ -n "$PREFIX" ] || PREFIX=/opt/longhall
@@ -85,6 +90,11 @@ while [ $# -gt 0 ]; do
         --gpio-config)
             [ $# -ge 2 ] || die "--gpio-config needs a file"
             GPIO_CONFIG=$2 OWN_PINS=1
+            shift 2
+            ;;
+        --hardware-watchdog)
+            [ $# -ge 2 ] || die "--hardware-watchdog needs seconds or off"
+            WATCHDOG=$2
             shift 2
             ;;
         --no-kiosk) KIOSK=0; shift ;;
@@ -120,6 +130,11 @@ if [ "$NEW_HOTSPOT" = 1 ]; then
         || die "a Wi-Fi password (WPA2) has 8 to 63 characters"
     [[ $SSID != *$'\n'* && $PASSWORD != *$'\n'* ]] || die "no line breaks in the Wi-Fi name or password"
 fi
+case "$WATCHDOG" in
+    auto | off) ;;
+    *) [[ $WATCHDOG =~ ^[0-9]+$ ]] && [ "$WATCHDOG" -ge 1 ] && [ "$WATCHDOG" -le 15 ] \
+        || die "the hardware watchdog takes 1 to 15 seconds (a Pi's most), or off" ;;
+esac
 if [ -n "$COUNTRY" ]; then
     [[ $COUNTRY =~ ^[A-Za-z]{2}$ ]] || die "a Wi-Fi country is two letters, e.g. DE"
     COUNTRY=${COUNTRY^^}
@@ -329,7 +344,30 @@ prefix=$PREFIX
 hotspot=$HOTSPOT
 country=$COUNTRY
 own_pins=$OWN_PINS
+hardware_watchdog=$WATCHDOG
 EOF
+
+# The hardware watchdog: systemd pings the SoC's watchdog; if the whole system hangs (the kernel,
+# systemd itself), the Pi reboots by itself, and longhall.service comes back with the table.
+WATCHDOG_CONF=/etc/systemd/system.conf.d/longhall-watchdog.conf
+seconds=$WATCHDOG
+if [ "$seconds" = auto ]; then
+    if grep -qs "Raspberry Pi" /proc/device-tree/model; then seconds=15; else seconds=off; fi
+fi
+if [ "$seconds" != off ]; then
+    say "The hardware watchdog: a reboot after ${seconds} s of a hung system"
+    run install -d -m 0755 /etc/systemd/system.conf.d
+    put 0644 root:root "$WATCHDOG_CONF" <<EOF
+# Written by Longhall's install.sh (--hardware-watchdog): systemd keeps the SoC's watchdog fed;
+# when the system hangs, the watchdog reboots the Pi.
+[Manager]
+RuntimeWatchdogSec=$seconds
+RebootWatchdogSec=2min
+EOF
+    run systemctl daemon-reexec
+else
+    run_if "[ -e $WATCHDOG_CONF ]" rm -f "$WATCHDOG_CONF"
+fi
 
 # -- 5. the hotspot -------------------------------------------------------------------------------
 
