@@ -25,7 +25,7 @@ class Lock(Protocol):
     def release(self) -> None: ...
 
 
-def notify(message: str, environ: Mapping[str, str] = os.environ) -> bool:
+def sd_notify(message: str, environ: Mapping[str, str] = os.environ) -> bool:
     """Send one notification to systemd; False when not run under systemd (or it failed)."""
     address = environ.get("NOTIFY_SOCKET", "")
     if not address:
@@ -60,7 +60,7 @@ class Heartbeat:
         self,
         lock: Lock,
         timeout: float,
-        send: Callable[[str], bool] = notify,
+        send: Callable[[str], bool] = sd_notify,
     ) -> None:
         self.lock = lock
         self.interval = timeout / 2  # systemd's advice: ping at half the timeout
@@ -96,12 +96,12 @@ class Heartbeat:
 
 def started(lock: Lock, environ: Mapping[str, str] = os.environ) -> Heartbeat | None:
     """Tell systemd the server is ready and start the heartbeat if it keeps a watchdog."""
-    if not notify("READY=1\nSTATUS=Serving the table", environ):
+    if not sd_notify("READY=1\nSTATUS=Serving the table", environ):
         return None
     timeout = watchdog_seconds(environ)
     if timeout is None:
         return None
-    heartbeat = Heartbeat(lock, timeout, lambda message: notify(message, environ))
+    heartbeat = Heartbeat(lock, timeout, lambda message: sd_notify(message, environ))
     heartbeat.start()
     log.info("systemd watchdog: a heartbeat every %.1f s", heartbeat.interval)
     return heartbeat

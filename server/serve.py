@@ -113,7 +113,9 @@ def _post_worker_init(worker: Any) -> None:
     worker.app.longhall.start_background()
     log.warning("Longhall is ready for players.")
     from .sdnotify import started  # systemd: READY=1, and the watchdog's heartbeat
+    from .storagecheck import check_storage  # a store lost at power-off is said loudly
 
+    check_storage(worker.app.longhall.table)
     started(worker.app.longhall.table.lock)
 
 

@@ -7,6 +7,8 @@ import {
   chosenHere, loadLanguage, logLine, pickLanguage, placeName, seatBadge, stoneChip, t,
 } from "/static/common.js";
 import { canonical, verifyReveal } from "/static/sha256.js";
+import { standingNotices } from "/table/notices.js";
+import { startKiosk } from "/table/kiosk.js";
 
 const app = document.getElementById("app");
 let msg = null;
@@ -55,6 +57,7 @@ async function followHost() {
 }
 
 async function boot() {
+  startKiosk();
   await loadLanguage(pickLanguage());
   connectTable({}, {
     state(message) {
@@ -102,6 +105,7 @@ function render() {
     app.append(h("div", { class: "banner warn", role: "status" }, t(`hardware.${code}`)));
   }
   if (toast) app.append(h("div", { class: "toast toast-notice", role: "status" }, toast));
+  app.append(...standingNotices(msg));
   if (!online && msg) app.append(h("div", { class: "banner offline-banner", role: "alert" }, t("conn.lost_table")));
   drawTimes.push(performance.now() - started);
   if (drawTimes.length > 500) drawTimes.shift();

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from server.sdnotify import Heartbeat, notify, started, watchdog_seconds
+from server.sdnotify import Heartbeat, sd_notify, started, watchdog_seconds
 from tests.support import ServerProcess
 
 from .conftest import render, unit
@@ -45,7 +45,7 @@ def test_a_real_server_says_ready_then_beats(
 
 
 def test_without_systemd_nothing_is_sent() -> None:
-    assert not notify("READY=1", {})
+    assert not sd_notify("READY=1", {})
     assert started(threading.RLock(), {}) is None
     assert watchdog_seconds({}) is None
     assert watchdog_seconds({"WATCHDOG_USEC": "0"}) is None
