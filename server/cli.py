@@ -68,6 +68,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     srv.add_argument("--seed", type=int, help="fixed game seeds, for tests and tournaments")
     srv.add_argument(
+        "--poweroff-command",
+        metavar="COMMAND",
+        help='end the night with a long press on HOST: run this, e.g. "systemctl poweroff"',
+    )
+    srv.add_argument(
         "--rate-limit",
         type=float,
         default=20.0,
@@ -108,6 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             public_url=args.public_url,
             hotspot_file=args.hotspot_file,
             seed=args.seed,
+            poweroff_command=args.poweroff_command,
             rate=args.rate_limit,
             burst=max(1, int(args.rate_limit * 2)),
         )

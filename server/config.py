@@ -39,6 +39,7 @@ class Settings:
     max_payload: int = 16_384  # bytes in one Socket.IO message
     hotspot_file: Path | None = None  # where the hotspot's Wi-Fi name and password are, if on
     seed: int | None = None  # fixed game seeds (tests, tournaments); random otherwise
+    poweroff_command: str | None = None  # run at the end of the night (a long press on HOST)
 
     @property
     def db_path(self) -> Path:

@@ -10,6 +10,8 @@
 #   --country CC             the Wi-Fi country (e.g. DE, GB, US): the Pi's radio needs one
 #   --port PORT              the server's port (default 8000)
 #   --gpio-config FILE       a pin map instead of hardware/pins.toml
+#   --power-button           a button on GPIO3 (header pin 5) and ground powers the Pi off and on
+#                            (dtoverlay=gpio-shutdown); --no-power-button takes it away
 #   --no-kiosk | --kiosk     the server only (no table display on this Pi's screen), or both
 #   --prefix DIR             where Longhall is installed (default /opt/longhall)
 #   --hardware-watchdog S    reboot when the system hangs for S seconds (1-15; off: none); the
@@ -43,6 +45,7 @@ NEW_HOTSPOT=0      # 1: a name and password were given now: (re)configure the co
 COUNTRY=""
 GPIO_CONFIG=""     # a pin map given now, to copy to $ETC/pins.toml
 OWN_PINS=0         # 1: the server uses $ETC/pins.toml
+POWER_BUTTON=0     # 1: dtoverlay=gpio-shutdown (GPIO3) in config.txt
 WATCHDOG=auto      # the hardware watchdog's seconds, off, or auto (15 on a Raspberry Pi)
 # where the options and the server's files live; LONGHALL_ETC only for the tests' dry runs
 ETC=${LONGHALL_ETC:-/etc/longhall}
@@ -69,6 +72,8 @@ if [ -f "$SAVED" ]; then
     OWN_PINS=$(saved own_pins)
     HOTSPOT=$(saved hotspot)
     WATCHDOG=$(saved hardware_watchdog)
+    POWER_BUTTON=$(saved power_button)
+    [ -n "$POWER_BUTTON" ] || POWER_BUTTON=0
     [ -n "$WATCHDOG" ] || WATCHDOG=auto
     [ -n "$PORT" ] || PORT=8000
     [ -n "$KIOSK" ] || KIOSK=1
@@ -97,6 +102,8 @@ while [ $# -gt 0 ]; do
             WATCHDOG=$2
             shift 2
             ;;
+        --power-button) POWER_BUTTON=1; shift ;;
+        --no-power-button) POWER_BUTTON=0; shift ;;
         --no-kiosk) KIOSK=0; shift ;;
         --kiosk) KIOSK=1; shift ;;
         --prefix) [ $# -ge 2 ] || die "--prefix needs a directory"; PREFIX=$2; shift 2 ;;
@@ -142,6 +149,17 @@ fi
 if [ -n "$GPIO_CONFIG" ]; then
     [ -f "$GPIO_CONFIG" ] || die "no such pin map: $GPIO_CONFIG"
     GPIO_CONFIG=$(cd "$(dirname "$GPIO_CONFIG")" && pwd)/$(basename "$GPIO_CONFIG")
+fi
+if [ "$POWER_BUTTON" = 1 ]; then
+    # the power button takes GPIO3: the pin map must leave it free (the default map does)
+    pins=${GPIO_CONFIG:-$CLONE/hardware/pins.toml}
+    [ -z "$GPIO_CONFIG" ] && [ "$OWN_PINS" = 1 ] && [ -f "$ETC/pins.toml" ] && pins=$ETC/pins.toml
+    PYTHONPATH=$CLONE python3 -c 'import sys
+from hardware.pinmap import load
+from pathlib import Path
+sys.exit("GPIO3" in load(Path(sys.argv[1])).pins() or "BOARD5" in load(Path(sys.argv[1])).pins())' \
+        "$pins" 2>/dev/null \
+        || die "the power button needs GPIO3 (header pin 5), which the pin map $pins uses"
 fi
 
 # The server's options beyond the port: the pin map, the hotspot's file and the address phones
@@ -251,7 +269,7 @@ installed() {  # whether a package is installed
 # python3-setuptools and python3-wheel: Longhall goes into its venv without fetching a build
 # backend (pip --no-build-isolation), which a Pi on its own hotspot could not download
 PACKAGES=(python3 python3-venv python3-pip python3-setuptools python3-wheel rsync sqlite3
-    network-manager)
+    network-manager polkitd)
 # Debian's lgpio drives the pins on a Pi; plain Debian 12 has none: Longhall runs without buttons
 # and lights there (the table display says so), so a missing python3-lgpio does not stop the install
 if installed python3-lgpio || candidate python3-lgpio; then
@@ -345,6 +363,7 @@ hotspot=$HOTSPOT
 country=$COUNTRY
 own_pins=$OWN_PINS
 hardware_watchdog=$WATCHDOG
+power_button=$POWER_BUTTON
 EOF
 
 # The hardware watchdog: systemd pings the SoC's watchdog; if the whole system hangs (the kernel,
@@ -413,7 +432,35 @@ else
     run_if "[ -e $HOTSPOT_FILE ]" rm -f "$HOTSPOT_FILE"
 fi
 
-# -- 6. the units ---------------------------------------------------------------------------------
+# -- 6. powering off -----------------------------------------------------------------------------
+
+say "Powering off: a long press on HOST${POWER_BUTTON/#1/, and a power button on GPIO3}"
+# the server (user longhall) may power the Pi off, as a person at its console may
+put 0644 root:root /etc/polkit-1/rules.d/50-longhall.rules <<'EOF'
+// Written by Longhall's install.sh: the game-night server powers the Pi off at the end of the
+// night (a long press on HOST), after closing its game store.
+polkit.addRule(function (action, subject) {
+    if ((action.id == "org.freedesktop.login1.power-off" ||
+         action.id == "org.freedesktop.login1.power-off-multiple-sessions") &&
+        subject.user == "longhall") {
+        return polkit.Result.YES;
+    }
+});
+EOF
+CONFIG_TXT=/boot/firmware/config.txt
+[ -f "$CONFIG_TXT" ] || [ "$DRY_RUN" = 1 ] || CONFIG_TXT=/boot/config.txt  # before Bookworm
+if [ "$POWER_BUTTON" = 1 ]; then
+    # a button between GPIO3 (header pin 5) and ground (pin 6): pressed, the Pi shuts down
+    # cleanly; pressed while halted, it starts again (GPIO3 wakes the SoC). Read at boot.
+    # appended under [all]: the file may end inside a model's own section ([pi4], [cm5], ...)
+    run_unless "grep -qx dtoverlay=gpio-shutdown $CONFIG_TXT" \
+        sed -i '$ a [all]\ndtoverlay=gpio-shutdown' "$CONFIG_TXT"
+else
+    run_if "grep -qx dtoverlay=gpio-shutdown $CONFIG_TXT" \
+        sed -i '/^dtoverlay=gpio-shutdown$/d' "$CONFIG_TXT"
+fi
+
+# -- 7. the units ---------------------------------------------------------------------------------
 
 say "The server's systemd unit"
 render "$HERE/longhall.service" | put 0644 root:root "$UNITS/longhall.service"

@@ -63,7 +63,10 @@ def test_the_server_unit_is_hardened_and_can_still_reach_gpio(tmp_path: Path, pr
     for key in ("PrivateDevices", "DevicePolicy", "DeviceAllow", "ProtectClock", "PrivateUsers"):
         assert key not in service, key
     (start,) = service["ExecStart"]
-    assert start == f"{prefix}/.venv/bin/longhall serve --port 8000 --gpio auto"
+    assert start == (
+        f"{prefix}/.venv/bin/longhall serve --port 8000 --gpio auto "
+        '--poweroff-command "/usr/bin/systemctl poweroff"'
+    )
 
     # systemd's own measure of exposure (0 to 100): "OK" is below 40; this unit scores far under
     result = subprocess.run(
