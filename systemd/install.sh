@@ -12,6 +12,9 @@
 #   --gpio-config FILE       a pin map instead of hardware/pins.toml
 #   --power-button           a button on GPIO3 (header pin 5) and ground powers the Pi off and on
 #                            (dtoverlay=gpio-shutdown); --no-power-button takes it away
+#   --resolution WxH         the kiosk's screen mode, e.g. 1920x1080 (a 4K TV makes a Pi 4 draw
+#                            at 4K); "auto": the screen's own choice (the default)
+#   --rotate DEGREES         the kiosk's screen turned by 0, 90, 180 or 270 degrees
 #   --no-kiosk | --kiosk     the server only (no table display on this Pi's screen), or both
 #   --prefix DIR             where Longhall is installed (default /opt/longhall)
 #   --hardware-watchdog S    reboot when the system hangs for S seconds (1-15; off: none); the
@@ -46,6 +49,8 @@ COUNTRY=""
 GPIO_CONFIG=""     # a pin map given now, to copy to $ETC/pins.toml
 OWN_PINS=0         # 1: the server uses $ETC/pins.toml
 POWER_BUTTON=0     # 1: dtoverlay=gpio-shutdown (GPIO3) in config.txt
+RESOLUTION=auto    # the kiosk's screen mode (WxH), or auto
+ROTATE=0           # the kiosk's rotation in degrees
 WATCHDOG=auto      # the hardware watchdog's seconds, off, or auto (15 on a Raspberry Pi)
 # where the options and the server's files live; LONGHALL_ETC only for the tests' dry runs
 ETC=${LONGHALL_ETC:-/etc/longhall}
@@ -73,6 +78,10 @@ if [ -f "$SAVED" ]; then
     HOTSPOT=$(saved hotspot)
     WATCHDOG=$(saved hardware_watchdog)
     POWER_BUTTON=$(saved power_button)
+    RESOLUTION=$(saved resolution)
+    ROTATE=$(saved rotate)
+    [ -n "$RESOLUTION" ] || RESOLUTION=auto
+    [ -n "$ROTATE" ] || ROTATE=0
     [ -n "$POWER_BUTTON" ] || POWER_BUTTON=0
     [ -n "$WATCHDOG" ] || WATCHDOG=auto
     [ -n "$PORT" ] || PORT=8000
@@ -103,6 +112,8 @@ while [ $# -gt 0 ]; do
             shift 2
             ;;
         --power-button) POWER_BUTTON=1; shift ;;
+        --resolution) [ $# -ge 2 ] || die "--resolution needs WxH or auto"; RESOLUTION=$2; shift 2 ;;
+        --rotate) [ $# -ge 2 ] || die "--rotate needs degrees"; ROTATE=$2; shift 2 ;;
         --no-power-button) POWER_BUTTON=0; shift ;;
         --no-kiosk) KIOSK=0; shift ;;
         --kiosk) KIOSK=1; shift ;;
@@ -137,6 +148,9 @@ if [ "$NEW_HOTSPOT" = 1 ]; then
         || die "a Wi-Fi password (WPA2) has 8 to 63 characters"
     [[ $SSID != *$'\n'* && $PASSWORD != *$'\n'* ]] || die "no line breaks in the Wi-Fi name or password"
 fi
+[[ $RESOLUTION == auto || $RESOLUTION =~ ^[1-9][0-9]{2,4}x[1-9][0-9]{2,4}(@[0-9]+(\.[0-9]+)?Hz)?$ ]] \
+    || die "a resolution is WIDTHxHEIGHT (e.g. 1920x1080, or 1920x1080@60Hz), or auto"
+case "$ROTATE" in 0 | 90 | 180 | 270) ;; *) die "the rotation is 0, 90, 180 or 270 degrees" ;; esac
 case "$WATCHDOG" in
     auto | off) ;;
     *) [[ $WATCHDOG =~ ^[0-9]+$ ]] && [ "$WATCHDOG" -ge 1 ] && [ "$WATCHDOG" -le 15 ] \
@@ -290,6 +304,10 @@ if [ "$KIOSK" = 1 ]; then
         PACKAGES+=(chromium)
     fi
     PACKAGES+=(cage fonts-dejavu-core)
+    # the kiosk sets the screen's mode and rotation with wlr-randr (cage 0.1.5 and newer)
+    if [ "$RESOLUTION" != auto ] || [ "$ROTATE" != 0 ]; then
+        if installed wlr-randr || candidate wlr-randr; then PACKAGES+=(wlr-randr); fi
+    fi
 fi
 MISSING=()
 for package in "${PACKAGES[@]}"; do
@@ -364,6 +382,8 @@ country=$COUNTRY
 own_pins=$OWN_PINS
 hardware_watchdog=$WATCHDOG
 power_button=$POWER_BUTTON
+resolution=$RESOLUTION
+rotate=$ROTATE
 EOF
 
 # The hardware watchdog: systemd pings the SoC's watchdog; if the whole system hangs (the kernel,
@@ -469,6 +489,15 @@ if [ "$KIOSK" = 1 ]; then
     say "The kiosk: Chromium in cage on tty1"
     render "$HERE/longhall-kiosk.service" | put 0644 root:root "$UNITS/longhall-kiosk.service"
     put 0644 root:root /etc/pam.d/longhall-kiosk <"$HERE/longhall-kiosk.pam"
+    # the kiosk's options (systemd/longhall-kiosk reads them at every start)
+    put 0644 root:root "$ETC/kiosk.conf" <<EOF
+# Written by systemd/install.sh (--resolution, --rotate): the table display's screen.
+resolution=${RESOLUTION/#auto/}
+rotate=$ROTATE
+# seconds to wait for the server at start; seconds the page may stay silent before a restart
+wait=120
+health=60
+EOF
     # the Desktop's own session would take the screen: boot to the console, the kiosk takes tty1
     run_if "[ \"\$(systemctl get-default)\" = graphical.target ]" \
         systemctl set-default multi-user.target

@@ -92,7 +92,7 @@ def test_the_dry_run_prints_every_step_and_changes_nothing(tmp_path: Path) -> No
     expected_in_order = [
         r"apt-get update",
         r"apt-get install -y --no-install-recommends python3 python3-venv python3-pip "
-        r"python3-setuptools python3-wheel rsync sqlite3 network-manager python3-lgpio "
+        r"python3-setuptools python3-wheel rsync sqlite3 network-manager polkitd python3-lgpio "
         r"dnsmasq-base wpasupplicant rfkill chromium cage fonts-dejavu-core",
         r"groupadd --system gpio",
         r"useradd --system --user-group --home-dir /var/lib/longhall .* longhall",
@@ -274,6 +274,7 @@ def test_an_update_with_nothing_new_needs_no_network(tmp_path: Path) -> None:
         "rsync",
         "sqlite3",
         "network-manager",
+        "polkitd",
         "python3-lgpio",
         "dnsmasq-base",
         "wpasupplicant",
