@@ -15,6 +15,9 @@
 #   --resolution WxH         the kiosk's screen mode, e.g. 1920x1080 (a 4K TV makes a Pi 4 draw
 #                            at 4K); "auto": the screen's own choice (the default)
 #   --rotate DEGREES         the kiosk's screen turned by 0, 90, 180 or 270 degrees
+#   --name NAME              the Pi's host name, so the table answers at NAME.local (avahi) and,
+#                            on the hotspot, at NAME and NAME.lan (default longhall)
+#   --keep-hostname          leave the host name as it is (NAME.local is then the Pi's own)
 #   --no-kiosk | --kiosk     the server only (no table display on this Pi's screen), or both
 #   --prefix DIR             where Longhall is installed (default /opt/longhall)
 #   --hardware-watchdog S    reboot when the system hangs for S seconds (1-15; off: none); the
@@ -50,6 +53,7 @@ GPIO_CONFIG=""     # a pin map given now, to copy to $ETC/pins.toml
 OWN_PINS=0         # 1: the server uses $ETC/pins.toml
 POWER_BUTTON=0     # 1: dtoverlay=gpio-shutdown (GPIO3) in config.txt
 RESOLUTION=auto    # the kiosk's screen mode (WxH), or auto
+NAME=longhall      # the host name (NAME.local); empty: leave the host name alone
 ROTATE=0           # the kiosk's rotation in degrees
 WATCHDOG=auto      # the hardware watchdog's seconds, off, or auto (15 on a Raspberry Pi)
 # where the options and the server's files live; LONGHALL_ETC only for the tests' dry runs
@@ -79,6 +83,7 @@ if [ -f "$SAVED" ]; then
     WATCHDOG=$(saved hardware_watchdog)
     POWER_BUTTON=$(saved power_button)
     RESOLUTION=$(saved resolution)
+    grep -q '^name=' "$SAVED" && NAME=$(saved name)
     ROTATE=$(saved rotate)
     [ -n "$RESOLUTION" ] || RESOLUTION=auto
     [ -n "$ROTATE" ] || ROTATE=0
@@ -112,6 +117,8 @@ while [ $# -gt 0 ]; do
             shift 2
             ;;
         --power-button) POWER_BUTTON=1; shift ;;
+        --name) [ $# -ge 2 ] || die "--name needs a host name"; NAME=$2; shift 2 ;;
+        --keep-hostname) NAME=""; shift ;;
         --resolution) [ $# -ge 2 ] || die "--resolution needs WxH or auto"; RESOLUTION=$2; shift 2 ;;
         --rotate) [ $# -ge 2 ] || die "--rotate needs degrees"; ROTATE=$2; shift 2 ;;
         --no-power-button) POWER_BUTTON=0; shift ;;
@@ -150,6 +157,8 @@ if [ "$NEW_HOTSPOT" = 1 ]; then
 fi
 [[ $RESOLUTION == auto || $RESOLUTION =~ ^[1-9][0-9]{2,4}x[1-9][0-9]{2,4}(@[0-9]+(\.[0-9]+)?Hz)?$ ]] \
     || die "a resolution is WIDTHxHEIGHT (e.g. 1920x1080, or 1920x1080@60Hz), or auto"
+[[ -z $NAME || $NAME =~ ^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$ ]] \
+    || die "a host name has lower-case letters, digits and inner hyphens (at most 63): $NAME"
 case "$ROTATE" in 0 | 90 | 180 | 270) ;; *) die "the rotation is 0, 90, 180 or 270 degrees" ;; esac
 case "$WATCHDOG" in
     auto | off) ;;
@@ -230,6 +239,7 @@ render() {  # render TEMPLATE: the template with every @NAME@ filled in
     text=$(<"$1")
     text=${text//@PREFIX@/$PREFIX}
     text=${text//@PORT@/$PORT}
+    text=${text//@ETC@/$ETC}
     text=${text//@OPTIONS@/${OPTIONS[*]}}
     printf '%s\n' "$text"
 }
@@ -249,11 +259,45 @@ put() {  # put MODE OWNER DEST < CONTENT: write a file whole (or only print it)
     fi
 }
 
+# What the hotspot's DNS (NetworkManager's dnsmasq) answers: the table's short names, and the
+# names phones, tablets and laptops ask to see whether they are online, all at the Pi.
+CHECK_HOSTS=(connectivitycheck.gstatic.com connectivitycheck.android.com clients1.google.com
+    clients3.google.com www.google.com captive.apple.com www.apple.com www.appleiphonecell.com
+    www.msftconnecttest.com www.msftncsi.com detectportal.firefox.com)
+hotspot_dns() {
+    echo "# Written by Longhall's install.sh: what the hotspot's DNS answers (see docs/pi-setup.md)."
+    if [ -n "$NAME" ]; then
+        echo "# the table's short names"
+        echo "address=/$NAME/$HOTSPOT_ADDRESS"
+        echo "address=/$NAME.lan/$HOTSPOT_ADDRESS"
+    fi
+    echo "# connectivity checks: the table answers them as the internet would (no captive portal)"
+    local host
+    for host in "${CHECK_HOSTS[@]}"; do echo "address=/$host/$HOTSPOT_ADDRESS"; done
+}
+
+port80() {  # the nftables rules: port 80 of the hotspot's address to the server
+    cat <<EOF
+# Written by Longhall's install.sh: port 80 of the hotspot's address to the server (port $PORT).
+table ip longhall
+flush table ip longhall
+table ip longhall {
+    chain prerouting {
+        type nat hook prerouting priority dstnat; policy accept;
+        ip daddr $HOTSPOT_ADDRESS tcp dport 80 redirect to :$PORT
+    }
+}
+EOF
+}
+
 if [ -n "$RENDER" ]; then
     mkdir -p "$RENDER"
     render "$HERE/longhall.service" >"$RENDER/longhall.service"
     render "$HERE/longhall-kiosk.service" >"$RENDER/longhall-kiosk.service"
     cp "$HERE/longhall-kiosk.pam" "$RENDER/longhall-kiosk.pam"
+    render "$HERE/longhall-port80.service" >"$RENDER/longhall-port80.service"
+    port80 >"$RENDER/port80.nft"
+    hotspot_dns >"$RENDER/dnsmasq-longhall.conf"
     exit 0
 fi
 
@@ -293,9 +337,10 @@ else
 fi
 if [ "$HOTSPOT" = 1 ]; then
     # NetworkManager's shared mode hands out addresses with dnsmasq; the access point is
-    # wpa_supplicant's work (both only recommended by network-manager)
-    PACKAGES+=(dnsmasq-base wpasupplicant rfkill)
+    # wpa_supplicant's work (both only recommended by network-manager); nftables forwards port 80
+    PACKAGES+=(dnsmasq-base wpasupplicant rfkill nftables)
 fi
+[ -n "$NAME" ] && PACKAGES+=(avahi-daemon)  # NAME.local (Raspberry Pi OS has it already)
 if [ "$KIOSK" = 1 ]; then
     # Raspberry Pi OS calls its Chromium chromium-browser; Debian calls it chromium
     if installed chromium-browser || candidate chromium-browser; then
@@ -384,6 +429,7 @@ hardware_watchdog=$WATCHDOG
 power_button=$POWER_BUTTON
 resolution=$RESOLUTION
 rotate=$ROTATE
+name=$NAME
 EOF
 
 # The hardware watchdog: systemd pings the SoC's watchdog; if the whole system hangs (the kernel,
@@ -452,9 +498,48 @@ else
     run_if "[ -e $HOTSPOT_FILE ]" rm -f "$HOTSPOT_FILE"
 fi
 
+# -- 5b. names -------------------------------------------------------------------------------------
+
+DNS_CONF=/etc/NetworkManager/dnsmasq-shared.d/longhall.conf
+if [ -n "$NAME" ]; then
+    if [ "$HOTSPOT" = 1 ]; then
+        say "Names: the table answers at $NAME.local, and at $NAME on the hotspot"
+    else
+        say "Names: the table answers at $NAME.local"
+    fi
+    # avahi publishes the host name as NAME.local (it follows a new name once restarted)
+    if [ "$DRY_RUN" = 1 ] || [ "$(hostname)" != "$NAME" ]; then
+        run_unless "[ \"\$(hostname)\" = $NAME ]" hostnamectl set-hostname "$NAME"
+        # sudo and others look the host name up: 127.0.1.1 names it (Debian's way)
+        run_if "grep -q '^127\.0\.1\.1[[:space:]]' /etc/hosts" \
+            sed -i "s/^127\.0\.1\.1[[:space:]].*/127.0.1.1\t$NAME/" /etc/hosts
+        run_unless "grep -q '^127\.0\.1\.1[[:space:]]' /etc/hosts" \
+            sed -i "\$ a 127.0.1.1\t$NAME" /etc/hosts
+        run_if "systemctl is-active -q avahi-daemon" systemctl restart avahi-daemon
+    else
+        echo "= the host name is $NAME already"
+    fi
+fi
+if [ "$HOTSPOT" = 1 ]; then
+    # read when the hotspot comes up (at the reboot): nothing is interrupted now
+    run install -d -m 0755 "$(dirname "$DNS_CONF")"
+    hotspot_dns | put 0644 root:root "$DNS_CONF"
+    port80 | put 0644 root:root "$ETC/port80.nft"
+    render "$HERE/longhall-port80.service" | put 0644 root:root "$UNITS/longhall-port80.service"
+else
+    run_if "[ -e $DNS_CONF ]" rm -f "$DNS_CONF"
+    run_if "[ -e $UNITS/longhall-port80.service ]" systemctl disable --now longhall-port80.service
+    run_if "[ -e $UNITS/longhall-port80.service ]" rm -f "$UNITS/longhall-port80.service" \
+        "$ETC/port80.nft"
+fi
+
 # -- 6. powering off -----------------------------------------------------------------------------
 
-say "Powering off: a long press on HOST${POWER_BUTTON/#1/, and a power button on GPIO3}"
+if [ "$POWER_BUTTON" = 1 ]; then
+    say "Powering off: a long press on HOST, and a power button on GPIO3"
+else
+    say "Powering off: a long press on HOST"
+fi
 # the server (user longhall) may power the Pi off, as a person at its console may
 put 0644 root:root /etc/polkit-1/rules.d/50-longhall.rules <<'EOF'
 // Written by Longhall's install.sh: the game-night server powers the Pi off at the end of the
@@ -512,6 +597,10 @@ fi
 
 say "Starting"
 run systemctl daemon-reload
+if [ "$HOTSPOT" = 1 ]; then
+    run systemctl enable longhall-port80.service
+    run systemctl restart longhall-port80.service
+fi
 run systemctl enable longhall.service
 run systemctl restart longhall.service
 if [ "$KIOSK" = 1 ]; then
@@ -527,6 +616,7 @@ The server runs as longhall.service; its game store is /var/lib/longhall/longhal
 EOF
 if [ "$HOTSPOT" = 1 ]; then
     echo "Phones join the Wi-Fi \"$SSID\", then http://$HOTSPOT_ADDRESS:$PORT/ (the QR codes show both)."
+    [ -n "$NAME" ] && echo "On the hotspot the table is also http://$NAME/ (and http://$NAME.lan/)."
 fi
 if [ "$UPDATE" = 1 ]; then
     echo "Updated; the server was restarted with the new code."

@@ -93,7 +93,7 @@ def test_the_dry_run_prints_every_step_and_changes_nothing(tmp_path: Path) -> No
         r"apt-get update",
         r"apt-get install -y --no-install-recommends python3 python3-venv python3-pip "
         r"python3-setuptools python3-wheel rsync sqlite3 network-manager polkitd python3-lgpio "
-        r"dnsmasq-base wpasupplicant rfkill chromium cage fonts-dejavu-core",
+        r"dnsmasq-base wpasupplicant rfkill nftables avahi-daemon chromium cage fonts-dejavu-core",
         r"groupadd --system gpio",
         r"useradd --system --user-group --home-dir /var/lib/longhall .* longhall",
         r"usermod --append --groups gpio longhall",
@@ -153,7 +153,7 @@ def test_without_a_kiosk_or_a_hotspot(tmp_path: Path) -> None:
     steps = "\n".join(commands(out))
     assert "cage" not in steps and "chromium" not in steps
     assert "write /etc/systemd/system/longhall-kiosk.service" not in steps
-    assert "nmcli connection add" not in steps and "dnsmasq" not in steps
+    assert "nmcli connection add" not in steps and "dnsmasq-base" not in steps
     assert "nmcli connection delete longhall-hotspot" in steps  # a hotspot from before is removed
     assert "systemctl disable --now longhall-kiosk.service" in steps
     assert "rm -f /etc/longhall/hotspot" in steps
@@ -279,6 +279,8 @@ def test_an_update_with_nothing_new_needs_no_network(tmp_path: Path) -> None:
         "dnsmasq-base",
         "wpasupplicant",
         "rfkill",
+        "nftables",
+        "avahi-daemon",
         "chromium-browser",
         "cage",
         "fonts-dejavu-core",
