@@ -605,6 +605,8 @@ run systemctl enable longhall.service
 run systemctl restart longhall.service
 if [ "$KIOSK" = 1 ]; then
     run systemctl enable longhall-kiosk.service
+    # a running kiosk picks up its new scripts and options (it is not started before a reboot)
+    run systemctl try-restart longhall-kiosk.service
 fi
 
 say "Done"

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 from pathlib import Path
+
+import pytest
 
 from server.app import read_hotspot
 
@@ -321,3 +324,47 @@ def test_gpiozero_is_one_that_finds_the_pi_5s_chip() -> None:
     # 2.0 and 2.0.1 pick the wrong chip on a Pi 5 with a kernel from 6.6.45 on
     assert not gpiozero.specifier.contains("2.0.1") and not gpiozero.specifier.contains("2.0")
     assert gpiozero.specifier.contains("2.0.1.post3")
+
+
+OFFLINE = ("--no-build-isolation", "-e")  # as the installer runs it
+
+
+def test_longhall_installs_offline_without_a_build_step(tmp_path: Path) -> None:
+    """What the installer runs, with nothing to download: Debian's setuptools builds the editable
+    install in place, and pip may not reach any index."""
+    root = INSTALL.parent.parent
+    copy = tmp_path / "longhall"
+    shutil.copytree(
+        root,
+        copy,
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv", "*.egg-info", "__pycache__", ".*_cache", "test-artifacts"
+        ),
+    )
+    # as the installer makes it: Debian's Python, seeing Debian's setuptools and wheel
+    system = Path("/usr/bin/python3")
+    ready = subprocess.run([system, "-c", "import setuptools, wheel"], capture_output=True)
+    if ready.returncode != 0:
+        pytest.skip("no python3-setuptools and python3-wheel here (the installer adds them)")
+    venv = tmp_path / "venv"
+    subprocess.run(
+        [system, "-m", "venv", "--system-site-packages", str(venv)], check=True, timeout=300
+    )
+    python = venv / "bin" / "python"
+    install = subprocess.run(
+        [python, "-m", "pip", "install", "--quiet", "--no-index", "--no-deps", *OFFLINE, str(copy)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PIP_NO_INDEX": "1", "PIP_FIND_LINKS": ""},
+    )
+    assert install.returncode == 0, install.stderr[-2000:]
+    assert (venv / "bin" / "longhall").exists()
+    compiled = subprocess.run(
+        [python, "-m", "compileall", "-q", str(copy / "server"), str(copy / "hardware")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert compiled.returncode == 0, compiled.stdout
+    assert list((copy / "server" / "__pycache__").glob("sdnotify.*.pyc"))
