@@ -17,7 +17,7 @@
 #   --rotate DEGREES         the kiosk's screen turned by 0, 90, 180 or 270 degrees
 #   --name NAME              the Pi's host name, so the table answers at NAME.local (avahi) and,
 #                            on the hotspot, at NAME and NAME.lan (default longhall)
-#   --keep-hostname          leave the host name as it is (NAME.local is then the Pi's own)
+#   --keep-hostname          leave the host name as it is (the Pi answers at its own name.local)
 #   --no-kiosk | --kiosk     the server only (no table display on this Pi's screen), or both
 #   --prefix DIR             where Longhall is installed (default /opt/longhall)
 #   --hardware-watchdog S    reboot when the system hangs for S seconds (1-15; off: none); the
