@@ -2,7 +2,8 @@
 
 gpiozero calls a button's callback on its own thread; the callback only puts the press on a
 queue and returns. The worker takes presses off the queue and hands them to the table
-(``press_next`` / ``press_host``: the same validation and lock as a phone's command), follows
+(``press_next`` / ``press_host``: the same validation and lock as a phone's command; HOST held
+for the pin map's ``hold`` seconds ends the night instead, see server/endnight.py), follows
 the table's public view to drive the LEDs and the buzzer, and sleeps between blink edges.
 
 If a pin fails while the table plays, the worker gives up the pins, the table display says so
@@ -22,6 +23,7 @@ from typing import Any
 from gpiozero import Factory
 
 from server.config import Settings
+from server.endnight import NightEnd
 from server.table import Identity, Table
 
 from .gpio import find_gpio, mock_gpio
@@ -47,8 +49,14 @@ class Hardware:
         parts: Parts | None = None,
         clock: Callable[[], float] = time.monotonic,
         factory: Factory | None = None,
+        night: NightEnd | None = None,
+        hold: float | None = None,
     ) -> None:
         self.table = table
+        self.night = night or NightEnd(table, None)
+        self.hold = hold  # seconds HOST is held to end the night; None: HOST acts when pressed
+        self._host_down: float | None = None  # when HOST went down, while it is held
+        self._host_held = False  # the hold already ended the night (the release does nothing)
         self.parts = parts
         self.clock = clock
         self.factory = factory  # closed with the adapter: it was opened for it
@@ -79,6 +87,7 @@ class Hardware:
         if self._closed:
             return
         self._closed = True
+        self.night.cancel()
         self._forget_table()
         if self.worker.is_alive():
             self._queue.put(STOP)
@@ -113,6 +122,10 @@ class Hardware:
         if not self._failed:
             self._queue.put("host")
 
+    def _host_released(self) -> None:
+        if not self._failed:
+            self._queue.put("host_up")
+
     # -- the worker ----------------------------------------------------------------------------
 
     def _run(self) -> None:
@@ -127,6 +140,8 @@ class Hardware:
                 if not self._queue.empty():
                     self._queue.put(event)  # work queued while handling: that comes first
                     continue
+                if not self._failed:
+                    self._check_hold()
                 self._render()
                 event.set()
                 continue
@@ -136,9 +151,12 @@ class Hardware:
                 if event == "next":
                     self._press("NEXT", self.table.press_next)
                 elif event == "host":
-                    self._press("HOST", self.table.press_host)
+                    self._host_down_at()
+                elif event == "host_up":
+                    self._host_up()
                 elif event == "changed":
                     self._follow()
+                self._check_hold()
             except Exception:
                 log.exception("the buttons and lights hit an error handling %r", event)
             self._render()
@@ -155,8 +173,34 @@ class Hardware:
         if parts.phase is not None:
             wired.append(self.signals.indicator)
         edges = [next_edge(wired, now), self._beeper.next_edge(now), self._next_probe]
+        if self._host_down is not None and self.hold is not None and not self._host_held:
+            edges.append(self._host_down + self.hold)
         upcoming = [t for t in edges if t is not None]
         return max(0.0, min(upcoming) - now) if upcoming else None
+
+    def _host_down_at(self) -> None:
+        """HOST went down: act now, or (with a hold time) wait to see how long it is held."""
+        if self.hold is None:
+            self._press("HOST", self.table.press_host)
+            return
+        self._host_down = self.clock()
+        self._host_held = False
+
+    def _host_up(self) -> None:
+        """HOST came up: a short press keeps its meaning (pause, resume); a hold already acted."""
+        if self._host_down is not None and not self._host_held:
+            self._press("HOST", self.table.press_host)
+        self._host_down = None
+        self._host_held = False
+
+    def _check_hold(self) -> None:
+        """HOST held long enough: end the night (once per hold)."""
+        down = self._host_down
+        if down is None or self.hold is None or self._host_held:
+            return
+        if self.clock() >= down + self.hold:
+            self._host_held = True
+            self._press("HOST held", self.night.request)
 
     def _press(self, name: str, press: Callable[[Identity], dict[str, Any]]) -> None:
         ack = press(Identity("button"))
@@ -259,6 +303,7 @@ def start_hardware(
     pin_factory: Factory | None = None,
     clock: Callable[[], float] = time.monotonic,
     find: Callable[[], tuple[Factory | None, list[str]]] = find_gpio,
+    night: NightEnd | None = None,
 ) -> Hardware:
     """Start the buttons and lights as ``settings.gpio`` says; never raise, say what happened."""
     try:
@@ -280,7 +325,13 @@ def start_hardware(
                     "hardware_no_gpio",
                     "No GPIO was found on this machine: the game runs without buttons and lights.",
                 )
-    hardware = Hardware(table, clock=clock, factory=pin_factory if own else None)
+    hardware = Hardware(
+        table,
+        clock=clock,
+        factory=pin_factory if own else None,
+        night=night or NightEnd(table, settings.poweroff_command),
+        hold=pin_map.hold if pin_map.host is not None else None,
+    )
     try:
         hardware.parts = _build(pin_map, pin_factory, hardware)
     except Exception as err:
@@ -304,7 +355,8 @@ def start_hardware(
 
 
 def _build(pin_map: PinMap, factory: Factory, hardware: Hardware) -> Parts:
-    return Parts(pin_map, factory, hardware._next_pressed, hardware._host_pressed)
+    released = hardware._host_released if hardware.hold is not None else None
+    return Parts(pin_map, factory, hardware._next_pressed, hardware._host_pressed, released)
 
 
 def _without(table: Table, status: str, code: str, message: str, notify: bool = False) -> Hardware:

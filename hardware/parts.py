@@ -22,10 +22,12 @@ class Parts:
         factory: Factory,
         on_next: Callable[[], None],
         on_host: Callable[[], None],
+        on_host_released: Callable[[], None] | None = None,
     ) -> None:
         self.devices: list[Device] = []
         # Plain inputs, not gpiozero's Button: a Button keeps a thread per button awake ten
-        # times a second to notice a held button, and the table never asks for holding.
+        # times a second to notice a held button; the adapter times HOST's hold on its own clock
+        # from the press and the release instead.
         self.next: DigitalInputDevice | None = None
         self.host: DigitalInputDevice | None = None
         self.seats: list[LED] = []
@@ -39,6 +41,8 @@ class Parts:
             if pin_map.host is not None:
                 self.host = self._add(self._button(pin_map.host, pin_map.bounce, factory))
                 self.host.when_activated = on_host
+                if on_host_released is not None:
+                    self.host.when_deactivated = on_host_released
             self.seats = [self._add(LED(pin, pin_factory=factory)) for pin in pin_map.seats]
             led = pin_map.phase
             if led is not None:
@@ -93,6 +97,7 @@ class Parts:
             if button is not None:
                 with contextlib.suppress(Exception):
                     button.when_activated = None
+                    button.when_deactivated = None
 
     def close(self) -> None:
         """Release every pin; after a failure some may not answer, which is fine here."""

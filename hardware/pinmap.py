@@ -12,7 +12,7 @@ from typing import Any
 DEFAULT = Path(__file__).with_name("pins.toml")
 MAX_SEATS = 6
 SECTIONS: dict[str, frozenset[str]] = {
-    "buttons": frozenset({"next", "host", "bounce"}),
+    "buttons": frozenset({"next", "host", "bounce", "hold"}),
     "seats": frozenset({"leds"}),
     "phase": frozenset({"red", "green", "blue", "common", "pwm", "brightness"}),
     "buzzer": frozenset({"pin"}),
@@ -43,6 +43,7 @@ class PinMap:
     next: str | None = None
     host: str | None = None
     bounce: float | None = None
+    hold: float | None = None  # seconds HOST is held for "end the night" (None: no long press)
     seats: tuple[str, ...] = ()
     phase: PhaseLed | None = None
     buzzer: str | None = None
@@ -100,6 +101,12 @@ def parse(raw: dict[str, Any], source: str = "<pin map>") -> PinMap:
     ):
         raise fail("[buttons] bounce must be a number of seconds from 0 to 1")
 
+    hold = buttons.get("hold")
+    if hold is not None and (
+        isinstance(hold, bool) or not isinstance(hold, int | float) or not 1 <= hold <= 30
+    ):
+        raise fail("[buttons] hold must be a number of seconds from 1 to 30")
+
     phase_led = None
     if phase is not None:
         missing = [c for c in ("red", "green", "blue") if c not in phase]
@@ -134,6 +141,7 @@ def parse(raw: dict[str, Any], source: str = "<pin map>") -> PinMap:
         next=_pin(buttons["next"], "[buttons] next", fail) if "next" in buttons else None,
         host=_pin(buttons["host"], "[buttons] host", fail) if "host" in buttons else None,
         bounce=None if bounce is None else float(bounce),
+        hold=None if hold is None else float(hold),
         seats=tuple(_pin(p, f"[seats] leds #{i + 1}", fail) for i, p in enumerate(leds)),
         phase=phase_led,
         buzzer=_pin(buzzer["pin"], "[buzzer] pin", fail) if "pin" in buzzer else None,

@@ -25,6 +25,7 @@ from flask_socketio import SocketIO
 from socketio.exceptions import ConnectionRefusedError
 from socketio.packet import BINARY_ACK, BINARY_EVENT, EVENT, Packet
 
+from .appliance import blueprint as appliance
 from .botrunner import BotRunner
 from .config import Settings
 from .connlimit import SPARE_THREADS, ConnectionLimit
@@ -193,6 +194,7 @@ def create_app(settings: Settings, clock: Clock = time.monotonic) -> Longhall:
 
     table.publisher = send
     register_pages(app, table)
+    app.register_blueprint(appliance)  # the kiosk's sign of life, the phones' connectivity checks
     # around Flask-SocketIO's middleware: every Socket.IO transport passes through the cap
     app.wsgi_app = ConnectionLimit(  # type: ignore[method-assign]
         app.wsgi_app, total=max(settings.threads // 2, settings.threads - SPARE_THREADS)

@@ -72,6 +72,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     srv.add_argument("--seed", type=int, help="fixed game seeds, for tests and tournaments")
     srv.add_argument(
+        "--poweroff-command",
+        metavar="COMMAND",
+        help='end the night with a long press on HOST: run this, e.g. "systemctl poweroff"',
+    )
+    srv.add_argument(
         "--rate-limit",
         type=float,
         default=20.0,
@@ -118,6 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             public_url=args.public_url,
             hotspot_file=args.hotspot_file,
             seed=args.seed,
+            poweroff_command=args.poweroff_command,
             rate=args.rate_limit,
             burst=max(1, int(args.rate_limit * 2)),
             fresh_store=args.fresh_store,

@@ -40,6 +40,7 @@ class Settings:
     hotspot_file: Path | None = None  # where the hotspot's Wi-Fi name and password are, if on
     seed: int | None = None  # fixed game seeds (tests, tournaments); random otherwise
     fresh_store: bool = False  # start a new table even though a damaged store was kept aside
+    poweroff_command: str | None = None  # run at the end of the night (a long press on HOST)
 
     @property
     def db_path(self) -> Path:

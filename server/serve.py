@@ -115,6 +115,11 @@ def _post_worker_init(worker: Any) -> None:
     install_log_guard()  # now that gunicorn, engineio and socketio have set up their logs
     worker.app.longhall.start_background()
     log.warning("Longhall is ready for players.")
+    from .sdnotify import started  # systemd: READY=1, and the watchdog's heartbeat
+    from .storagecheck import check_storage  # a store lost at power-off is said loudly
+
+    check_storage(worker.app.longhall.table)
+    started(worker.app.longhall.table.lock)
 
 
 def _worker_exit(worker: Any) -> None:

@@ -130,6 +130,8 @@ class Table:
         self.seq = 0  # numbers every update sent, so a client can tell it missed one
         self.hardware: dict[str, Any] = {"status": "off", "code": None, "message": None}
         self.hotspot: dict[str, str] | None = None
+        # standing notices of the appliance (code -> notice), shown until taken away
+        self.notices: dict[str, dict[str, Any]] = {}
         self.join_url = ""
         self._join_acks: dict[str, tuple[float, dict[str, Any]]] = {}
         self._bots: dict[int, tuple[tuple[int | None, str], Any]] = {}
@@ -822,6 +824,7 @@ class Table:
             "result": data.last_result,
             "hardware": dict(self.hardware),
             "hotspot": self.hotspot,
+            "notices": list(self.notices.values()),
             "language": data.language,
         }
 

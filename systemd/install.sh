@@ -1,23 +1,39 @@
 #!/usr/bin/env bash
-# Make a Raspberry Pi a Longhall appliance: Raspberry Pi OS Bookworm (Lite or Desktop), from a
-# clone of the repository. Run it again after `git pull` to update.
+# Make a Raspberry Pi a Longhall appliance: Raspberry Pi OS Bookworm or Trixie (Lite or Desktop),
+# or plain Debian, from a clone of the repository.
 #
-#   sudo systemd/install.sh [options]
+#   sudo systemd/install.sh [options]     install, or change options (the others stay as saved)
+#   sudo systemd/install.sh --update      after `git pull`: the same install, with the saved options
 #
 #   --hotspot SSID PASSWORD  run the Pi's own Wi-Fi (NetworkManager, offline): phones join it
+#   --no-hotspot             remove the hotspot (nothing else ever removes it)
 #   --country CC             the Wi-Fi country (e.g. DE, GB, US): the Pi's radio needs one
 #   --port PORT              the server's port (default 8000)
 #   --gpio-config FILE       a pin map instead of hardware/pins.toml
-#   --no-kiosk               the server only: no table display on this Pi's screen
+#   --power-button           a button on GPIO3 (header pin 5) and ground powers the Pi off and on
+#                            (dtoverlay=gpio-shutdown); --no-power-button takes it away
+#   --resolution WxH         the kiosk's screen mode, e.g. 1920x1080 (a 4K TV makes a Pi 4 draw
+#                            at 4K); "auto": the screen's own choice (the default)
+#   --rotate DEGREES         the kiosk's screen turned by 0, 90, 180 or 270 degrees
+#   --name NAME              the Pi's host name, so the table answers at NAME.local (avahi) and,
+#                            on the hotspot, at NAME and NAME.lan (default longhall)
+#   --keep-hostname          leave the host name as it is (the Pi answers at its own name.local)
+#   --no-kiosk | --kiosk     the server only (no table display on this Pi's screen), or both
 #   --prefix DIR             where Longhall is installed (default /opt/longhall)
+#   --hardware-watchdog S    reboot when the system hangs for S seconds (1-15; off: none); the
+#                            default is 15 on a Raspberry Pi, off elsewhere
+#   --update                 use the saved options (refused when there are none)
 #   --dry-run                print every step, every command and every file; change nothing
 #   --render DIR             only write the filled-in unit files into DIR (for tests)
 #
+# The options are saved in /etc/longhall/install.conf: a later run (or --update) keeps them unless
+# told otherwise. A run with nothing new to fetch needs no network: Debian packages are installed
+# only when missing, and Longhall is re-installed into its venv only when pyproject.toml changed.
 # What it does: Debian packages; a gpio group and two system users (longhall: the server, in
 # gpio; longhall-kiosk: the screen); a copy of the clone in the prefix with a venv that sees
-# Debian's lgpio (--system-site-packages) and Longhall installed with pip install -e; the
-# hotspot when asked; the server's and the kiosk's systemd units; the console boot the kiosk
-# needs. See docs/pi-setup.md.
+# Debian's lgpio (--system-site-packages), Longhall installed into it without a build step, its
+# code byte-compiled (the service cannot write __pycache__); the hotspot when asked; the server's
+# and the kiosk's systemd units; the console boot the kiosk needs. See docs/pi-setup.md.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -27,11 +43,22 @@ PORT=8000
 KIOSK=1
 DRY_RUN=0
 RENDER=""
+UPDATE=0
 SSID=""
 PASSWORD=""
+HOTSPOT=0          # 1: run the hotspot (its name and password are in $HOTSPOT_FILE once saved)
+NEW_HOTSPOT=0      # 1: a name and password were given now: (re)configure the connection
 COUNTRY=""
-GPIO_CONFIG=""
-ETC=/etc/longhall
+GPIO_CONFIG=""     # a pin map given now, to copy to $ETC/pins.toml
+OWN_PINS=0         # 1: the server uses $ETC/pins.toml
+POWER_BUTTON=0     # 1: dtoverlay=gpio-shutdown (GPIO3) in config.txt
+RESOLUTION=auto    # the kiosk's screen mode (WxH), or auto
+NAME=longhall      # the host name (NAME.local); empty: leave the host name alone
+ROTATE=0           # the kiosk's rotation in degrees
+WATCHDOG=auto      # the hardware watchdog's seconds, off, or auto (15 on a Raspberry Pi)
+# where the options and the server's files live; LONGHALL_ETC only for the tests' dry runs
+ETC=${LONGHALL_ETC:-/etc/longhall}
+SAVED=$ETC/install.conf
 UNITS=/etc/systemd/system
 HOTSPOT_FILE=$ETC/hotspot
 HOTSPOT_NAME=longhall-hotspot
@@ -39,38 +66,105 @@ HOTSPOT_ADDRESS=10.42.0.1  # NetworkManager's shared mode; pinned below so it ne
 WIFI=wlan0
 
 die() { echo "install.sh: $*" >&2; exit 2; }
-usage() { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+
+# The saved options first: whatever the command line says comes on top of them.
+saved() {  # saved KEY: the value saved for KEY ("" when none)
+    [ -f "$SAVED" ] || return 0
+    sed -n "s/^$1=//p" "$SAVED" | tail -n 1
+}
+if [ -f "$SAVED" ]; then
+    PORT=$(saved port)
+    KIOSK=$(saved kiosk)
+    PREFIX=$(saved prefix)
+    COUNTRY=$(saved country)
+    OWN_PINS=$(saved own_pins)
+    HOTSPOT=$(saved hotspot)
+    WATCHDOG=$(saved hardware_watchdog)
+    POWER_BUTTON=$(saved power_button)
+    RESOLUTION=$(saved resolution)
+    grep -q '^name=' "$SAVED" && NAME=$(saved name)
+    ROTATE=$(saved rotate)
+    [ -n "$RESOLUTION" ] || RESOLUTION=auto
+    [ -n "$ROTATE" ] || ROTATE=0
+    [ -n "$POWER_BUTTON" ] || POWER_BUTTON=0
+    [ -n "$WATCHDOG" ] || WATCHDOG=auto
+    [ -n "$PORT" ] || PORT=8000
+    [ -n "$KIOSK" ] || KIOSK=1
+    [ -n "$PREFIX" ] || PREFIX=/opt/longhall
+    [ -n "$OWN_PINS" ] || OWN_PINS=0
+    [ -n "$HOTSPOT" ] || HOTSPOT=0
+fi
 
 while [ $# -gt 0 ]; do
     case "$1" in
         --hotspot)
             [ $# -ge 3 ] || die "--hotspot needs a name and a password"
-            SSID=$2 PASSWORD=$3
+            SSID=$2 PASSWORD=$3 HOTSPOT=1 NEW_HOTSPOT=1
             shift 3
             ;;
+        --no-hotspot) HOTSPOT=0 NEW_HOTSPOT=0; shift ;;
         --country) [ $# -ge 2 ] || die "--country needs a code"; COUNTRY=$2; shift 2 ;;
         --port) [ $# -ge 2 ] || die "--port needs a number"; PORT=$2; shift 2 ;;
-        --gpio-config) [ $# -ge 2 ] || die "--gpio-config needs a file"; GPIO_CONFIG=$2; shift 2 ;;
+        --gpio-config)
+            [ $# -ge 2 ] || die "--gpio-config needs a file"
+            GPIO_CONFIG=$2 OWN_PINS=1
+            shift 2
+            ;;
+        --hardware-watchdog)
+            [ $# -ge 2 ] || die "--hardware-watchdog needs seconds or off"
+            WATCHDOG=$2
+            shift 2
+            ;;
+        --power-button) POWER_BUTTON=1; shift ;;
+        --name) [ $# -ge 2 ] || die "--name needs a host name"; NAME=$2; shift 2 ;;
+        --keep-hostname) NAME=""; shift ;;
+        --resolution) [ $# -ge 2 ] || die "--resolution needs WxH or auto"; RESOLUTION=$2; shift 2 ;;
+        --rotate) [ $# -ge 2 ] || die "--rotate needs degrees"; ROTATE=$2; shift 2 ;;
+        --no-power-button) POWER_BUTTON=0; shift ;;
         --no-kiosk) KIOSK=0; shift ;;
+        --kiosk) KIOSK=1; shift ;;
         --prefix) [ $# -ge 2 ] || die "--prefix needs a directory"; PREFIX=$2; shift 2 ;;
+        --update) UPDATE=1; shift ;;
         --dry-run) DRY_RUN=1; shift ;;
         --render) [ $# -ge 2 ] || die "--render needs a directory"; RENDER=$2; shift 2 ;;
         -h|--help) usage; exit 0 ;;
         *) die "unknown option $1 (see --help)" ;;
     esac
 done
+if [ "$UPDATE" = 1 ] && [ ! -f "$SAVED" ]; then
+    die "no saved options in $SAVED: install once without --update first"
+fi
+# a hotspot kept from before: its name and password are the ones the server reads
+if [ "$HOTSPOT" = 1 ] && [ "$NEW_HOTSPOT" = 0 ]; then
+    if [ -f "$HOTSPOT_FILE" ]; then
+        SSID=$(sed -n 's/^ssid=//p' "$HOTSPOT_FILE" | head -n 1)
+        PASSWORD=$(sed -n 's/^password=//p' "$HOTSPOT_FILE" | head -n 1)
+    fi
+    [ -n "$SSID" ] || die "the saved hotspot has no name in $HOTSPOT_FILE: give --hotspot again"
+fi
 
 # -- checks: refuse what would make a broken unit or hotspot ------------------------------------
 
 [[ $PORT =~ ^[0-9]+$ ]] && [ "$PORT" -ge 1 ] && [ "$PORT" -le 65535 ] || die "bad port: $PORT"
 [[ $PREFIX == /* && $PREFIX != *[[:space:]%\\]* ]] \
     || die "the prefix must be an absolute path without spaces, % or \\: $PREFIX"
-if [ -n "$SSID" ]; then
+if [ "$NEW_HOTSPOT" = 1 ]; then
     [ "${#SSID}" -le 32 ] || die "a Wi-Fi name has at most 32 characters"
     [ "${#PASSWORD}" -ge 8 ] && [ "${#PASSWORD}" -le 63 ] \
         || die "a Wi-Fi password (WPA2) has 8 to 63 characters"
     [[ $SSID != *$'\n'* && $PASSWORD != *$'\n'* ]] || die "no line breaks in the Wi-Fi name or password"
 fi
+[[ $RESOLUTION == auto || $RESOLUTION =~ ^[1-9][0-9]{2,4}x[1-9][0-9]{2,4}(@[0-9]+(\.[0-9]+)?Hz)?$ ]] \
+    || die "a resolution is WIDTHxHEIGHT (e.g. 1920x1080, or 1920x1080@60Hz), or auto"
+[[ -z $NAME || $NAME =~ ^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$ ]] \
+    || die "a host name has lower-case letters, digits and inner hyphens (at most 63): $NAME"
+case "$ROTATE" in 0 | 90 | 180 | 270) ;; *) die "the rotation is 0, 90, 180 or 270 degrees" ;; esac
+case "$WATCHDOG" in
+    auto | off) ;;
+    *) [[ $WATCHDOG =~ ^[0-9]+$ ]] && [ "$WATCHDOG" -ge 1 ] && [ "$WATCHDOG" -le 15 ] \
+        || die "the hardware watchdog takes 1 to 15 seconds (a Pi's most), or off" ;;
+esac
 if [ -n "$COUNTRY" ]; then
     [[ $COUNTRY =~ ^[A-Za-z]{2}$ ]] || die "a Wi-Fi country is two letters, e.g. DE"
     COUNTRY=${COUNTRY^^}
@@ -79,12 +173,23 @@ if [ -n "$GPIO_CONFIG" ]; then
     [ -f "$GPIO_CONFIG" ] || die "no such pin map: $GPIO_CONFIG"
     GPIO_CONFIG=$(cd "$(dirname "$GPIO_CONFIG")" && pwd)/$(basename "$GPIO_CONFIG")
 fi
+if [ "$POWER_BUTTON" = 1 ]; then
+    # the power button takes GPIO3: the pin map must leave it free (the default map does)
+    pins=${GPIO_CONFIG:-$CLONE/hardware/pins.toml}
+    [ -z "$GPIO_CONFIG" ] && [ "$OWN_PINS" = 1 ] && [ -f "$ETC/pins.toml" ] && pins=$ETC/pins.toml
+    PYTHONPATH=$CLONE python3 -c 'import sys
+from hardware.pinmap import load
+from pathlib import Path
+sys.exit("GPIO3" in load(Path(sys.argv[1])).pins() or "BOARD5" in load(Path(sys.argv[1])).pins())' \
+        "$pins" 2>/dev/null \
+        || die "the power button needs GPIO3 (header pin 5), which the pin map $pins uses"
+fi
 
 # The server's options beyond the port: the pin map, the hotspot's file and the address phones
 # use (with the hotspot on, phones are on its network, where the Pi is always 10.42.0.1).
 OPTIONS=()
-[ -n "$GPIO_CONFIG" ] && OPTIONS+=(--gpio-config "$ETC/pins.toml")
-if [ -n "$SSID" ]; then
+[ "$OWN_PINS" = 1 ] && OPTIONS+=(--gpio-config "$ETC/pins.toml")
+if [ "$HOTSPOT" = 1 ]; then
     OPTIONS+=(--hotspot-file "$HOTSPOT_FILE" --public-url "http://$HOTSPOT_ADDRESS:$PORT")
 fi
 
@@ -134,6 +239,7 @@ render() {  # render TEMPLATE: the template with every @NAME@ filled in
     text=$(<"$1")
     text=${text//@PREFIX@/$PREFIX}
     text=${text//@PORT@/$PORT}
+    text=${text//@ETC@/$ETC}
     text=${text//@OPTIONS@/${OPTIONS[*]}}
     printf '%s\n' "$text"
 }
@@ -153,11 +259,45 @@ put() {  # put MODE OWNER DEST < CONTENT: write a file whole (or only print it)
     fi
 }
 
+# What the hotspot's DNS (NetworkManager's dnsmasq) answers: the table's short names, and the
+# names phones, tablets and laptops ask to see whether they are online, all at the Pi.
+CHECK_HOSTS=(connectivitycheck.gstatic.com connectivitycheck.android.com clients1.google.com
+    clients3.google.com www.google.com captive.apple.com www.apple.com www.appleiphonecell.com
+    www.msftconnecttest.com www.msftncsi.com detectportal.firefox.com)
+hotspot_dns() {
+    echo "# Written by Longhall's install.sh: what the hotspot's DNS answers (see docs/pi-setup.md)."
+    if [ -n "$NAME" ]; then
+        echo "# the table's short names"
+        echo "address=/$NAME/$HOTSPOT_ADDRESS"
+        echo "address=/$NAME.lan/$HOTSPOT_ADDRESS"
+    fi
+    echo "# connectivity checks: the table answers them as the internet would (no captive portal)"
+    local host
+    for host in "${CHECK_HOSTS[@]}"; do echo "address=/$host/$HOTSPOT_ADDRESS"; done
+}
+
+port80() {  # the nftables rules: port 80 of the hotspot's address to the server
+    cat <<EOF
+# Written by Longhall's install.sh: port 80 of the hotspot's address to the server (port $PORT).
+table ip longhall
+flush table ip longhall
+table ip longhall {
+    chain prerouting {
+        type nat hook prerouting priority dstnat; policy accept;
+        ip daddr $HOTSPOT_ADDRESS tcp dport 80 redirect to :$PORT
+    }
+}
+EOF
+}
+
 if [ -n "$RENDER" ]; then
     mkdir -p "$RENDER"
     render "$HERE/longhall.service" >"$RENDER/longhall.service"
     render "$HERE/longhall-kiosk.service" >"$RENDER/longhall-kiosk.service"
     cp "$HERE/longhall-kiosk.pam" "$RENDER/longhall-kiosk.pam"
+    render "$HERE/longhall-port80.service" >"$RENDER/longhall-port80.service"
+    port80 >"$RENDER/port80.nft"
+    hotspot_dns >"$RENDER/dnsmasq-longhall.conf"
     exit 0
 fi
 
@@ -167,8 +307,8 @@ fi
 if [ "$DRY_RUN" = 1 ]; then
     echo "Dry run: every step is printed, nothing is changed."
 fi
-if ! grep -qs 'VERSION_CODENAME=bookworm' /etc/os-release; then
-    echo "Note: this is not Debian/Raspberry Pi OS Bookworm; the steps are written for Bookworm."
+if ! grep -Eqs 'VERSION_CODENAME=(bookworm|trixie)' /etc/os-release; then
+    echo "Note: this is not Debian Bookworm or Trixie; the steps are written for those."
 fi
 if ! grep -qs "Raspberry Pi" /proc/device-tree/model; then
     echo "Note: this is not a Raspberry Pi: the server will run without buttons and lights."
@@ -176,24 +316,55 @@ fi
 
 # -- 1. Debian packages ---------------------------------------------------------------------------
 
-PACKAGES=(python3 python3-venv python3-pip python3-lgpio rsync sqlite3 network-manager)
-if [ -n "$SSID" ]; then
-    # NetworkManager's shared mode hands out addresses with dnsmasq; the access point is
-    # wpa_supplicant's work (both only recommended by network-manager)
-    PACKAGES+=(dnsmasq-base wpasupplicant rfkill)
+candidate() {  # whether apt knows a package (from its local lists: no network)
+    apt-cache policy "$1" 2>/dev/null | grep -q 'Candidate: [0-9]'
+}
+
+installed() {  # whether a package is installed
+    [ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" = installed ]
+}
+
+# python3-setuptools and python3-wheel: Longhall goes into its venv without fetching a build
+# backend (pip --no-build-isolation), which a Pi on its own hotspot could not download
+PACKAGES=(python3 python3-venv python3-pip python3-setuptools python3-wheel rsync sqlite3
+    network-manager polkitd)
+# Debian's lgpio drives the pins on a Pi; plain Debian 12 has none: Longhall runs without buttons
+# and lights there (the table display says so), so a missing python3-lgpio does not stop the install
+if installed python3-lgpio || candidate python3-lgpio; then
+    PACKAGES+=(python3-lgpio)
+else
+    echo "Note: no python3-lgpio on this system: Longhall runs without buttons and lights."
 fi
+if [ "$HOTSPOT" = 1 ]; then
+    # NetworkManager's shared mode hands out addresses with dnsmasq; the access point is
+    # wpa_supplicant's work (both only recommended by network-manager); nftables forwards port 80
+    PACKAGES+=(dnsmasq-base wpasupplicant rfkill nftables)
+fi
+[ -n "$NAME" ] && PACKAGES+=(avahi-daemon)  # NAME.local (Raspberry Pi OS has it already)
 if [ "$KIOSK" = 1 ]; then
     # Raspberry Pi OS calls its Chromium chromium-browser; Debian calls it chromium
-    if apt-cache policy chromium-browser 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+    if installed chromium-browser || candidate chromium-browser; then
         PACKAGES+=(chromium-browser)
     else
         PACKAGES+=(chromium)
     fi
     PACKAGES+=(cage fonts-dejavu-core)
+    # the kiosk sets the screen's mode and rotation with wlr-randr (cage 0.1.5 and newer)
+    if [ "$RESOLUTION" != auto ] || [ "$ROTATE" != 0 ]; then
+        if installed wlr-randr || candidate wlr-randr; then PACKAGES+=(wlr-randr); fi
+    fi
 fi
+MISSING=()
+for package in "${PACKAGES[@]}"; do
+    installed "$package" || MISSING+=("$package")
+done
 say "Debian packages"
-run apt-get update
-run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${PACKAGES[@]}"
+if [ ${#MISSING[@]} -eq 0 ]; then
+    echo "= every package is installed already (no network needed)"
+else
+    run apt-get update
+    run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${MISSING[@]}"
+fi
 
 # -- 2. users -------------------------------------------------------------------------------------
 
@@ -223,7 +394,19 @@ if [ "$CLONE" != "$PREFIX" ]; then
 fi
 # --system-site-packages: Debian's python3-lgpio is what gpiozero drives the pins with
 run_unless "test -x $PREFIX/.venv/bin/python" python3 -m venv --system-site-packages "$PREFIX/.venv"
-run "$PREFIX/.venv/bin/python" -m pip install --quiet -e "$PREFIX"
+# Longhall is installed in place (editable: the pages and scripts stay in the prefix) with
+# Debian's setuptools, no build isolation, so nothing is fetched to build it. Its dependencies come
+# from PyPI the first time; afterwards only when pyproject.toml changed (the stamp holds its sum).
+STAMP=$PREFIX/.venv/.longhall-installed
+SUM=$(cksum <"$CLONE/pyproject.toml")
+if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$SUM" ]; then
+    echo "= Longhall's dependencies are unchanged (no network needed)"
+else
+    run "$PREFIX/.venv/bin/python" -m pip install --quiet --no-build-isolation -e "$PREFIX"
+    printf '%s\n' "$SUM" | put 0644 root:root "$STAMP"
+fi
+# the service may not write __pycache__ (ProtectSystem=strict): compile it all now, as root
+run "$PREFIX/.venv/bin/python" -m compileall -q "$PREFIX/server" "$PREFIX/hardware"
 
 # -- 4. configuration -----------------------------------------------------------------------------
 
@@ -232,10 +415,59 @@ run install -d -m 0755 "$ETC"
 if [ -n "$GPIO_CONFIG" ]; then
     run install -m 0644 "$GPIO_CONFIG" "$ETC/pins.toml"
 fi
+# the options of this install, for the next run and --update (the hotspot's name and password
+# are in $HOTSPOT_FILE, the pin map in $ETC/pins.toml)
+put 0644 root:root "$SAVED" <<EOF
+# Written by systemd/install.sh: the options of the last install. A later run keeps them.
+port=$PORT
+kiosk=$KIOSK
+prefix=$PREFIX
+hotspot=$HOTSPOT
+country=$COUNTRY
+own_pins=$OWN_PINS
+hardware_watchdog=$WATCHDOG
+power_button=$POWER_BUTTON
+resolution=$RESOLUTION
+rotate=$ROTATE
+name=$NAME
+EOF
+
+# The hardware watchdog: systemd pings the SoC's watchdog; if the whole system hangs (the kernel,
+# systemd itself), the Pi reboots by itself, and longhall.service comes back with the table.
+WATCHDOG_CONF=/etc/systemd/system.conf.d/longhall-watchdog.conf
+seconds=$WATCHDOG
+if [ "$seconds" = auto ]; then
+    if grep -qs "Raspberry Pi" /proc/device-tree/model; then seconds=15; else seconds=off; fi
+fi
+if [ "$seconds" != off ]; then
+    say "The hardware watchdog: a reboot after ${seconds} s of a hung system"
+    run install -d -m 0755 /etc/systemd/system.conf.d
+    put 0644 root:root "$WATCHDOG_CONF" <<EOF
+# Written by Longhall's install.sh (--hardware-watchdog): systemd keeps the SoC's watchdog fed;
+# when the system hangs, the watchdog reboots the Pi.
+[Manager]
+RuntimeWatchdogSec=$seconds
+RebootWatchdogSec=2min
+EOF
+    run systemctl daemon-reexec
+else
+    run_if "[ -e $WATCHDOG_CONF ]" rm -f "$WATCHDOG_CONF"
+fi
 
 # -- 5. the hotspot -------------------------------------------------------------------------------
 
-if [ -n "$SSID" ]; then
+HOTSPOT_SETTINGS=(
+    autoconnect yes connection.autoconnect-priority 100
+    802-11-wireless.mode ap 802-11-wireless.band bg
+    ipv4.method shared ipv4.addresses "$HOTSPOT_ADDRESS/24" ipv6.method disabled
+    # wpa-psk with rsn/ccmp and no PMF: what phones of every age join without trouble
+    wifi-sec.key-mgmt wpa-psk wifi-sec.proto rsn wifi-sec.pairwise ccmp
+    wifi-sec.group ccmp wifi-sec.pmf disable
+)
+if [ "$HOTSPOT" = 1 ] && [ "$NEW_HOTSPOT" = 0 ]; then
+    # kept as it is: an SSH session may run over it, and nothing about it changed
+    say "The Wi-Fi hotspot \"$SSID\" stays as it is (--no-hotspot removes it)"
+elif [ "$HOTSPOT" = 1 ]; then
     say "The Wi-Fi hotspot \"$SSID\" (NetworkManager, shared mode at $HOTSPOT_ADDRESS)"
     if [ -n "$COUNTRY" ]; then
         if command -v raspi-config >/dev/null 2>&1 || [ "$DRY_RUN" = 1 ]; then
@@ -246,25 +478,94 @@ if [ -n "$SSID" ]; then
     fi
     run rfkill unblock wifi
     run nmcli radio wifi on
-    run_if "nmcli -t -f NAME connection show | grep -qx $HOTSPOT_NAME" \
-        nmcli connection delete "$HOTSPOT_NAME"
-    # wpa-psk with rsn/ccmp and no PMF: what phones of every age join without trouble
-    run nmcli connection add type wifi ifname "$WIFI" con-name "$HOTSPOT_NAME" ssid "$SSID" \
-        autoconnect yes connection.autoconnect-priority 100 \
-        802-11-wireless.mode ap 802-11-wireless.band bg \
-        ipv4.method shared ipv4.addresses "$HOTSPOT_ADDRESS/24" ipv6.method disabled \
-        wifi-sec.key-mgmt wpa-psk wifi-sec.proto rsn wifi-sec.pairwise ccmp \
-        wifi-sec.group ccmp wifi-sec.pmf disable wifi-sec.psk "$PASSWORD"
+    # an existing hotspot is changed in place, not deleted: the change applies when it next
+    # comes up (at the reboot), so an SSH session over it is not cut in the middle of the install
+    if [ "$DRY_RUN" = 1 ] || nmcli -t -f NAME connection show 2>/dev/null | grep -qx "$HOTSPOT_NAME"; then
+        run_if "nmcli -t -f NAME connection show | grep -qx $HOTSPOT_NAME" \
+            nmcli connection modify "$HOTSPOT_NAME" ssid "$SSID" "${HOTSPOT_SETTINGS[@]}" \
+            wifi-sec.psk "$PASSWORD"
+    fi
+    run_unless "nmcli -t -f NAME connection show | grep -qx $HOTSPOT_NAME" \
+        nmcli connection add type wifi ifname "$WIFI" con-name "$HOTSPOT_NAME" ssid "$SSID" \
+        "${HOTSPOT_SETTINGS[@]}" wifi-sec.psk "$PASSWORD"
     # the server reads the name and password to show the Wi-Fi QR code on the table display
     printf 'ssid=%s\npassword=%s\n' "$SSID" "$PASSWORD" | put 0640 root:longhall "$HOTSPOT_FILE"
 else
     say "No hotspot (phones join the network the Pi is on)"
+    # only ever on request (--no-hotspot), or when no install ever made one
     run_if "nmcli -t -f NAME connection show | grep -qx $HOTSPOT_NAME" \
         nmcli connection delete "$HOTSPOT_NAME"
     run_if "[ -e $HOTSPOT_FILE ]" rm -f "$HOTSPOT_FILE"
 fi
 
-# -- 6. the units ---------------------------------------------------------------------------------
+# -- 5b. names -------------------------------------------------------------------------------------
+
+DNS_CONF=/etc/NetworkManager/dnsmasq-shared.d/longhall.conf
+if [ -n "$NAME" ]; then
+    if [ "$HOTSPOT" = 1 ]; then
+        say "Names: the table answers at $NAME.local, and at $NAME on the hotspot"
+    else
+        say "Names: the table answers at $NAME.local"
+    fi
+    # avahi publishes the host name as NAME.local (it follows a new name once restarted)
+    if [ "$DRY_RUN" = 1 ] || [ "$(hostname)" != "$NAME" ]; then
+        run_unless "[ \"\$(hostname)\" = $NAME ]" hostnamectl set-hostname "$NAME"
+        # sudo and others look the host name up: 127.0.1.1 names it (Debian's way)
+        run_if "grep -q '^127\.0\.1\.1[[:space:]]' /etc/hosts" \
+            sed -i "s/^127\.0\.1\.1[[:space:]].*/127.0.1.1\t$NAME/" /etc/hosts
+        run_unless "grep -q '^127\.0\.1\.1[[:space:]]' /etc/hosts" \
+            sed -i "\$ a 127.0.1.1\t$NAME" /etc/hosts
+        run_if "systemctl is-active -q avahi-daemon" systemctl restart avahi-daemon
+    else
+        echo "= the host name is $NAME already"
+    fi
+fi
+if [ "$HOTSPOT" = 1 ]; then
+    # read when the hotspot comes up (at the reboot): nothing is interrupted now
+    run install -d -m 0755 "$(dirname "$DNS_CONF")"
+    hotspot_dns | put 0644 root:root "$DNS_CONF"
+    port80 | put 0644 root:root "$ETC/port80.nft"
+    render "$HERE/longhall-port80.service" | put 0644 root:root "$UNITS/longhall-port80.service"
+else
+    run_if "[ -e $DNS_CONF ]" rm -f "$DNS_CONF"
+    run_if "[ -e $UNITS/longhall-port80.service ]" systemctl disable --now longhall-port80.service
+    run_if "[ -e $UNITS/longhall-port80.service ]" rm -f "$UNITS/longhall-port80.service" \
+        "$ETC/port80.nft"
+fi
+
+# -- 6. powering off -----------------------------------------------------------------------------
+
+if [ "$POWER_BUTTON" = 1 ]; then
+    say "Powering off: a long press on HOST, and a power button on GPIO3"
+else
+    say "Powering off: a long press on HOST"
+fi
+# the server (user longhall) may power the Pi off, as a person at its console may
+put 0644 root:root /etc/polkit-1/rules.d/50-longhall.rules <<'EOF'
+// Written by Longhall's install.sh: the game-night server powers the Pi off at the end of the
+// night (a long press on HOST), after closing its game store.
+polkit.addRule(function (action, subject) {
+    if ((action.id == "org.freedesktop.login1.power-off" ||
+         action.id == "org.freedesktop.login1.power-off-multiple-sessions") &&
+        subject.user == "longhall") {
+        return polkit.Result.YES;
+    }
+});
+EOF
+CONFIG_TXT=/boot/firmware/config.txt
+[ -f "$CONFIG_TXT" ] || [ "$DRY_RUN" = 1 ] || CONFIG_TXT=/boot/config.txt  # before Bookworm
+if [ "$POWER_BUTTON" = 1 ]; then
+    # a button between GPIO3 (header pin 5) and ground (pin 6): pressed, the Pi shuts down
+    # cleanly; pressed while halted, it starts again (GPIO3 wakes the SoC). Read at boot.
+    # appended under [all]: the file may end inside a model's own section ([pi4], [cm5], ...)
+    run_unless "grep -qx dtoverlay=gpio-shutdown $CONFIG_TXT" \
+        sed -i '$ a [all]\ndtoverlay=gpio-shutdown' "$CONFIG_TXT"
+else
+    run_if "grep -qx dtoverlay=gpio-shutdown $CONFIG_TXT" \
+        sed -i '/^dtoverlay=gpio-shutdown$/d' "$CONFIG_TXT"
+fi
+
+# -- 7. the units ---------------------------------------------------------------------------------
 
 say "The server's systemd unit"
 render "$HERE/longhall.service" | put 0644 root:root "$UNITS/longhall.service"
@@ -273,6 +574,15 @@ if [ "$KIOSK" = 1 ]; then
     say "The kiosk: Chromium in cage on tty1"
     render "$HERE/longhall-kiosk.service" | put 0644 root:root "$UNITS/longhall-kiosk.service"
     put 0644 root:root /etc/pam.d/longhall-kiosk <"$HERE/longhall-kiosk.pam"
+    # the kiosk's options (systemd/longhall-kiosk reads them at every start)
+    put 0644 root:root "$ETC/kiosk.conf" <<EOF
+# Written by systemd/install.sh (--resolution, --rotate): the table display's screen.
+resolution=${RESOLUTION/#auto/}
+rotate=$ROTATE
+# seconds to wait for the server at start; seconds the page may stay silent before a restart
+wait=120
+health=60
+EOF
     # the Desktop's own session would take the screen: boot to the console, the kiosk takes tty1
     run_if "[ \"\$(systemctl get-default)\" = graphical.target ]" \
         systemctl set-default multi-user.target
@@ -287,10 +597,16 @@ fi
 
 say "Starting"
 run systemctl daemon-reload
+if [ "$HOTSPOT" = 1 ]; then
+    run systemctl enable longhall-port80.service
+    run systemctl restart longhall-port80.service
+fi
 run systemctl enable longhall.service
 run systemctl restart longhall.service
 if [ "$KIOSK" = 1 ]; then
     run systemctl enable longhall-kiosk.service
+    # a running kiosk picks up its new scripts and options (it is not started before a reboot)
+    run systemctl try-restart longhall-kiosk.service
 fi
 
 say "Done"
@@ -300,9 +616,12 @@ The server runs as longhall.service; its game store is /var/lib/longhall/longhal
   logs:     journalctl -u longhall -u longhall-kiosk -b
   health:   curl http://127.0.0.1:$PORT/healthz
 EOF
-if [ -n "$SSID" ]; then
+if [ "$HOTSPOT" = 1 ]; then
     echo "Phones join the Wi-Fi \"$SSID\", then http://$HOTSPOT_ADDRESS:$PORT/ (the QR codes show both)."
+    [ -n "$NAME" ] && echo "On the hotspot the table is also http://$NAME/ (and http://$NAME.lan/)."
 fi
-if [ "$KIOSK" = 1 ] || [ -n "$SSID" ]; then
+if [ "$UPDATE" = 1 ]; then
+    echo "Updated; the server was restarted with the new code."
+elif [ "$KIOSK" = 1 ] || [ "$HOTSPOT" = 1 ]; then
     echo "Reboot now (sudo reboot): the Pi starts in the table display${SSID:+ with its own Wi-Fi}."
 fi

@@ -10,6 +10,8 @@ import {
 import {
   checkFingerprints, currentGame, finalScores, msg, online, render, setMsg, setOnline, setRenderer, url,
 } from "./page.js";
+import { standingNotices } from "/table/notices.js";
+import { startKiosk } from "/table/kiosk.js";
 
 const app = document.getElementById("app");
 let toast = null;
@@ -29,6 +31,7 @@ async function followHost() {
 }
 
 async function boot() {
+  startKiosk();
   await loadLanguage(pickLanguage());
   connectTable({}, {
     state(message) {
@@ -84,6 +87,7 @@ function draw() {
     app.append(h("div", { class: "banner warn", role: "status" }, t(`hardware.${code}`)));
   }
   if (toast) app.append(h("div", { class: "toast toast-notice", role: "status" }, toast));
+  app.append(...standingNotices(msg));
   if (!online && msg) app.append(h("div", { class: "banner offline-banner", role: "alert" }, t("conn.lost_table")));
   drawTimes.push(performance.now() - started);
   if (drawTimes.length > 500) drawTimes.shift();

@@ -70,3 +70,15 @@ def test_the_colour_table_is_what_the_indicator_shows() -> None:
         if key != "paused":
             shown[key] = NAMES[colour]
     assert shown == COLOURS
+
+
+def test_the_buzzer_has_a_pull_down_and_gpioset_speaks_libgpiod_2() -> None:
+    (buzzer,) = [row for row in rows("Part | GPIO") if row[0] == "Buzzer"]
+    # the base would float while the service is stopped: a pull-down keeps the buzzer quiet
+    assert "10 kΩ from the base to ground" in buzzer[3] and "10 kΩ (pull-down)" in buzzer[4]
+    assert "a 1 kΩ and a 10 kΩ resistor" in DOC
+    # libgpiod 2 (Trixie) has no --mode; the old syntax is only given as libgpiod 1's
+    assert "`gpioset -c gpiochip0 17=1`" in DOC
+    for line in DOC.splitlines():
+        if "--mode=wait" in line:
+            assert "libgpiod 1" in line, line

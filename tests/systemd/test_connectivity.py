@@ -1,0 +1,75 @@
+"""The phones' connectivity checks get a working internet's answers (no captive portal window on
+the hotspot), and the kiosk's sign of life is kept, from this machine only."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+
+from server.app import create_app
+from server.config import Settings
+from tests.support import ServerProcess
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    proc = ServerProcess(tmp_path_factory.mktemp("connectivity"))
+    proc.start()
+    yield proc
+    proc.stop()
+
+
+@pytest.mark.parametrize(
+    ("host", "path", "status", "body"),
+    [
+        ("connectivitycheck.gstatic.com", "/generate_204", 204, ""),  # Android
+        ("www.google.com", "/gen_204", 204, ""),
+        (
+            "captive.apple.com",
+            "/hotspot-detect.html",
+            200,
+            "<HTML><HEAD><TITLE>Success</TITLE></HEAD><BODY>Success</BODY></HTML>",
+        ),  # iOS, macOS
+        (
+            "www.apple.com",
+            "/library/test/success.html",
+            200,
+            "<HTML><HEAD><TITLE>Success</TITLE></HEAD><BODY>Success</BODY></HTML>",
+        ),
+        ("www.msftconnecttest.com", "/connecttest.txt", 200, "Microsoft Connect Test"),  # Windows
+        ("www.msftncsi.com", "/ncsi.txt", 200, "Microsoft NCSI"),
+        ("detectportal.firefox.com", "/success.txt", 200, "success\n"),  # Firefox
+    ],
+)
+def test_each_check_gets_the_online_answer(
+    server: ServerProcess, host: str, path: str, status: int, body: str
+) -> None:
+    # as a phone asks it: port 80 of the probe's name, which the hotspot sends to the server
+    answer = requests.get(server.url + path, headers={"Host": host}, timeout=10)
+    assert answer.status_code == status
+    assert answer.text == body
+    assert answer.headers["Cache-Control"] == "no-store"
+    assert not answer.history  # no redirect: a redirect is what a captive portal does
+
+
+def test_the_kiosk_says_it_is_alive(server: ServerProcess) -> None:
+    url = server.url + "/appliance/kiosk-alive"
+    assert requests.post(url, timeout=10).status_code == 204
+    age = requests.get(url, timeout=10).json()["age"]
+    assert isinstance(age, float) and age >= 0
+
+
+def test_only_this_machine_may_speak_for_the_kiosk(tmp_path: Path) -> None:
+    longhall = create_app(Settings(data_dir=tmp_path, gpio="off"))
+    try:
+        phone = longhall.app.test_client()
+        away = {"REMOTE_ADDR": "10.42.0.7"}
+        assert phone.post("/appliance/kiosk-alive", environ_base=away).status_code == 403
+        assert phone.get("/appliance/kiosk-alive", environ_base=away).status_code == 403
+        here = {"REMOTE_ADDR": "127.0.0.1"}
+        assert phone.get("/appliance/kiosk-alive", environ_base=here).get_json() == {"age": None}
+    finally:
+        longhall.stop()
