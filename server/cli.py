@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .games.registry import GAMES
+from .simulate import BOT_MODES
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -24,9 +25,14 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=1, help="seed of the first game (then +1 each)")
     sim.add_argument(
         "--bots",
-        choices=("random", "greedy", "mixed"),
+        choices=BOT_MODES,
         default="greedy",
         help="mixed: greedy bots on even seats, random bots on odd seats",
+    )
+    sim.add_argument(
+        "--playouts",
+        type=int,
+        help="the expert bots' play-outs per decision (default: $LONGHALL_EXPERT_PLAYOUTS or 96)",
     )
     sim.add_argument("--deck", help="Eketorp: a material deck file instead of the house deck")
     sim.add_argument("--json", action="store_true", help="one JSON object per game, then totals")
