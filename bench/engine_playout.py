@@ -117,7 +117,9 @@ def expert_playouts(seconds: float) -> list[dict[str, Any]]:
 
     def vikings_run(k: int) -> None:
         world = vob_expert.determinize(vst, 0, Rng(k))
-        playout(world, [vob_expert._policy(vbot.greedy)] * 4, [Rng(k + s) for s in range(4)], until)
+        playout(
+            world, [vob_expert._policy(vbot.greedy, 0)] * 4, [Rng(k + s) for s in range(4)], until
+        )
 
     n, t = _timed(vikings_run, seconds)
     out.append({"game": "vikings_on_board", "players": 4, "per_second": n / t, "to": "a turn on"})

@@ -120,7 +120,7 @@ class ExpertBot:
                 worlds.append(determinize(st, seat, rng))
             sim = thinking_copy(worlds[k])
             fast_apply(sim, seat, options[i])
-            policies = [_policy(self.greedy)] * sim.n
+            policies = [_policy(self.greedy, seat)] * sim.n
             playout(sim, policies, [Rng(k * 7 + s) for s in range(sim.n)], until=until)
             return evaluate(sim, seat)
 
@@ -149,13 +149,26 @@ class ExpertBot:
         return [first, *ranked]
 
 
-def _policy(bot: GreedyBot) -> Any:
+CHEAP_STEPS = frozenset(
+    {"tavern_1", "tavern_2", "warehouse_1", "warehouse_2", "market", "promotion"}
+)
+
+
+def _policy(bot: GreedyBot, me: int) -> Any:
     """The play-out policy: a building at random (the greedy bot weighs every building, far too
-    dear for thousands of play-outs), then carried out as the greedy bot would."""
+    dear for thousands of play-outs), carried out as the greedy bot would where that is cheap.
+    Moving hull pieces is weighed greedily only for the move being judged (``me``'s first
+    action): for everyone else a piece and a drakkar are drawn at random."""
+    own = [True]  # still carrying out the candidate being judged
 
     def policy(st: VikingsState, seat: int, rng: Rng) -> Action:
         if st.phase == "turn":
+            own[0] = False
             return rng.choice(st.legal_actions(seat))
+        step = st.step
+        dear = st.phase == "act" and step is not None and step["building"] not in CHEAP_STEPS
+        if dear and not (own[0] and seat == me):
+            return rng.choice(progress_actions(st.legal_actions(seat)))
         return bot.choose(st, seat)
 
     return policy
