@@ -55,6 +55,19 @@ class Timed:
         return action
 
 
+def engine_pace(seconds: float = 3.0) -> float:
+    """Random 6-player Eketorp games per second right now: the peer the decision times are read
+    against (docs/performance.md has the same figure on a quiet machine)."""
+    spec = GAMES["eketorp"]
+    config = default_config("eketorp", 6)
+    games = 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        play_game(spec, config, 1000 + games, ["random"] * 6)
+        games += 1
+    return games / (time.perf_counter() - started)
+
+
 def expert_against(
     game: str, players: int, others: str, games: int, playouts: int | None, seed: int = 20000
 ) -> dict[str, Any]:
@@ -63,6 +76,7 @@ def expert_against(
     config = default_config(game, players)
     wins = 0.0
     by_seat = [0.0] * players
+    pace = engine_pace()
     timed: list[Timed] = []
 
     def make(kind: str, s: int) -> Any:
@@ -101,6 +115,7 @@ def expert_against(
         "mean_decision_s": round(sum(thinking) / len(thinking), 4),
         "max_decision_s": round(max(times), 4),
         "seconds": round(time.perf_counter() - started, 1),
+        "engine_games_per_second": round((pace + engine_pace()) / 2, 1),
     }
 
 
@@ -139,7 +154,8 @@ def print_expert(r: dict[str, Any]) -> None:
         f" play-outs) against {r['against']}: won {r['expert_wins']:g} of {r['games']}"
         f" ({r['win_rate']:.0%}, 95% CI {low:.0%}-{high:.0%}; fair share {r['fair_share']:.0%});"
         f" by seat {r['wins_by_seat']}; mean decision {r['mean_decision_s'] * 1000:.0f} ms,"
-        f" slowest {r['max_decision_s'] * 1000:.0f} ms; {r['seconds']:g} s",
+        f" slowest {r['max_decision_s'] * 1000:.0f} ms; {r['seconds']:g} s; random 6-player"
+        f" Eketorp games/s alongside: {r['engine_games_per_second']}",
         flush=True,
     )
 
