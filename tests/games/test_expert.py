@@ -76,6 +76,7 @@ def test_eketorp_expert_decides_from_its_seats_view_only(position: Any) -> None:
     """R3, R5.9: other hands, other plans, the draw pile and the deck are drawn again; the same
     seed must give the same decision, and the same worlds to think in."""
     st, seat = position()
+    before = comparable(st)
     for k in range(3):
         other = EKETORP.resample_hidden(st, seat, random.Random(k))
         assert _secrets_differ(st, other, ("hands", "draw", "deck", "plans"))
@@ -87,6 +88,7 @@ def test_eketorp_expert_decides_from_its_seats_view_only(position: Any) -> None:
         two = ek_expert.ExpertBot(17, PLAYOUTS).choose(other, seat)
         assert one == two
         assert one in st.legal_actions(seat)
+    assert comparable(st) == before  # it thinks in copies: the game itself is untouched
 
 
 def test_eketorp_determinize_keeps_what_the_seat_knows_and_counts() -> None:
@@ -160,3 +162,31 @@ def test_simulate_accepts_expert_bots(capsys: pytest.CaptureFixture[str]) -> Non
     assert lines[0]["bots"] == ["expert", "expert"] and lines[-1]["games"] == 1
     assert main([*args, "--playouts", "0"]) == 2
     assert "--playouts must be at least 1" in capsys.readouterr().out
+
+
+def test_six_planning_experts_spend_six_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R3: everyone plans at once. Each expert searches its plan once per round, within its
+    budget, and then only places vikings: six bots cost six searches, never more."""
+    calls = [0]
+    real = ek_expert.playout
+
+    def counting(*args: Any, **kwargs: Any) -> int:
+        calls[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(ek_expert, "playout", counting)
+    st = EKETORP.new(default_config("eketorp", 6), 44)
+    bots = [ek_expert.ExpertBot(s, PLAYOUTS) for s in range(6)]
+    spent = [0] * 6
+    while st.phase == "planning":
+        seat = st.active_seats()[0]
+        before = calls[0]
+        st.apply(seat, bots[seat].choose(st, seat))
+        spent[seat] += calls[0] - before
+    assert st.phase != "planning" and all(st.committed)
+    plans = [
+        len(ek_expert.candidate_plans(EKETORP.new(default_config("eketorp", 6), 44), s))
+        for s in range(6)
+    ]
+    for seat in range(6):
+        assert 0 < spent[seat] <= max(PLAYOUTS, plans[seat]), (seat, spent)
