@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .games.registry import GAMES
-from .simulate import BOT_MODES
+from .simulate import BOT_MODES, budget_from_env
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -32,7 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--playouts",
         type=int,
-        help="the expert bots' play-outs per decision (default: $LONGHALL_EXPERT_PLAYOUTS or 96)",
+        help="expert bots' play-outs per decision (default: $LONGHALL_EXPERT_PLAYOUTS, else 96 for"
+        " Eketorp, 48 for Vikings on Board)",
     )
     sim.add_argument("--deck", help="Eketorp: a material deck file instead of the house deck")
     sim.add_argument("--json", action="store_true", help="one JSON object per game, then totals")
@@ -93,6 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    budget_from_env()  # the expert bots' budget, for simulate and serve alike
     if args.command == "simulate":
         from .simulate import run
 

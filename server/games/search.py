@@ -15,7 +15,6 @@ telling the good moves apart rather than confirming the bad ones.
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
@@ -53,17 +52,18 @@ def successive_halving(
     return min(alive, key=lambda i: (-totals[i], i))
 
 
-PLAYOUTS_ENV = "LONGHALL_EXPERT_PLAYOUTS"
+_budget: list[int] = []  # the host's setting, if any (see ``set_budget``)
+
+
+def set_budget(playouts: int | None) -> None:
+    """Set the expert bots' play-outs per decision for this process (None: each game's default).
+
+    ``longhall`` sets it from ``$LONGHALL_EXPERT_PLAYOUTS``: a slower Pi takes a smaller budget
+    (docs/performance.md). A number of play-outs, not seconds, so replays stay exact.
+    """
+    _budget[:] = [playouts] if playouts and playouts > 0 else []
 
 
 def budget(default: int) -> int:
-    """The expert bots' play-outs per decision: ``$LONGHALL_EXPERT_PLAYOUTS`` or ``default``.
-
-    A slower Pi takes a smaller budget (docs/performance.md); a number, so replays stay exact.
-    """
-    raw = os.environ.get(PLAYOUTS_ENV, "")
-    try:
-        value = int(raw)
-    except ValueError:
-        return default
-    return value if value > 0 else default
+    """The expert bots' play-outs per decision: the process's setting, else ``default``."""
+    return _budget[0] if _budget else default

@@ -17,7 +17,7 @@ from server.games.playout import comparable
 from server.games.rng import Rng
 from server.games.vikings_on_board import SPEC as VIKINGS
 from server.games.vikings_on_board import expert as vob_expert
-from server.simulate import play_game
+from server.simulate import budget_from_env, play_game
 
 PLAYOUTS = 6  # enough to exercise the search; kept small for a busy machine
 
@@ -147,12 +147,16 @@ def test_an_expert_game_replays_exactly_from_its_seed(spec: Any, players: int) -
     assert not spec.check_invariants(first)
 
 
-def test_the_budget_is_a_setting(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("LONGHALL_EXPERT_PLAYOUTS", "12")
-    assert ek_expert.ExpertBot(1).playouts == 12 and vob_expert.ExpertBot(1).playouts == 12
-    assert ek_expert.ExpertBot(1, 5).playouts == 5
-    monkeypatch.setenv("LONGHALL_EXPERT_PLAYOUTS", "many")
-    assert ek_expert.ExpertBot(1).playouts == ek_expert.DEFAULT_PLAYOUTS
+def test_the_budget_is_a_setting() -> None:
+    try:
+        assert budget_from_env({"LONGHALL_EXPERT_PLAYOUTS": "12"}) == 12
+        assert ek_expert.ExpertBot(1).playouts == 12 and vob_expert.ExpertBot(1).playouts == 12
+        assert ek_expert.ExpertBot(1, 5).playouts == 5
+        assert budget_from_env({"LONGHALL_EXPERT_PLAYOUTS": "many"}) is None
+        assert ek_expert.ExpertBot(1).playouts == ek_expert.DEFAULT_PLAYOUTS
+        assert vob_expert.ExpertBot(1).playouts == vob_expert.DEFAULT_PLAYOUTS
+    finally:
+        budget_from_env({})
 
 
 def test_simulate_accepts_expert_bots(capsys: pytest.CaptureFixture[str]) -> None:
