@@ -31,6 +31,7 @@ HORIZON = 1  # turns played on in each world
 ENDGAME = 3  # drakkars left in port from which the worlds are played to the end
 MAX_CANDIDATES = 6  # a building's steps weighed (the greedy bot's best few)
 WIN = 10.0  # a won game, over and above the margin
+MEAN_WEIGHT = 0.0  # the others' mean against their best, in the margin
 
 
 def determinize(st: VikingsState, seat: int, rng: Rng) -> VikingsState:
@@ -89,8 +90,8 @@ def evaluate(st: VikingsState, seat: int) -> float:
     """How well ``seat`` stands against the best other seat (a won game counts extra)."""
     values = [potential(st, s) for s in range(st.n)]
     mine = values[seat]
-    best_other = max(v for s, v in enumerate(values) if s != seat)
-    value = mine - best_other
+    others = [v for s, v in enumerate(values) if s != seat]
+    value = mine - (1 - MEAN_WEIGHT) * max(others) - MEAN_WEIGHT * sum(others) / len(others)
     if st.phase == "over" and seat in st.winners():
         value += WIN
     return value
