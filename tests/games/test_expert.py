@@ -194,3 +194,25 @@ def test_six_planning_experts_spend_six_budgets(monkeypatch: pytest.MonkeyPatch)
     ]
     for seat in range(6):
         assert 0 < spent[seat] <= max(PLAYOUTS, plans[seat]), (seat, spent)
+
+
+def test_asked_twice_about_one_position_it_thinks_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table asks a bot for its move, then again just before submitting it."""
+    st, seat = _eketorp_card_choice()
+    calls = [0]
+    real = ek_expert.playout
+
+    def counting(*args: Any, **kwargs: Any) -> int:
+        calls[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(ek_expert, "playout", counting)
+    bot = ek_expert.ExpertBot(3, PLAYOUTS)
+    first = bot.choose(st, seat)
+    thought = calls[0]
+    assert thought > 0
+    assert bot.choose(st, seat) == first and calls[0] == thought
+    st.apply(seat, first)  # a new position: it thinks again when asked
+    if seat in st.active_seats() and len(st.legal_actions(seat)) > 1:
+        bot.choose(st, seat)
+        assert calls[0] > thought

@@ -211,6 +211,7 @@ class ExpertBot:
         self.seed = seed
         self.playouts = max(1, playouts or budget(DEFAULT_PLAYOUTS))
         self.greedy = GreedyBot(seed)
+        self._last: tuple[tuple[int, int, str, int], Action] | None = None
         self.plans: dict[tuple[int, int], dict[str, int]] = {}
 
     def _rng(self, st: EketorpState, seat: int, what: str) -> Rng:
@@ -218,6 +219,16 @@ class ExpertBot:
         return Rng.from_seed(self.seed * 1_000_003 + st.round * 4099 + seat, f"{what}:{st.version}")
 
     def choose(self, st: EketorpState, seat: int) -> Action:
+        """Return this seat's move. Asked again about the same position it answers at once: the
+        table asks twice (whether a bot moves, then again just before it submits)."""
+        key = (st.version, st.round, st.phase, seat)
+        if self._last is not None and self._last[0] == key:
+            return dict(self._last[1])
+        action = self._decide(st, seat)
+        self._last = (key, action)
+        return dict(action)
+
+    def _decide(self, st: EketorpState, seat: int) -> Action:
         legal = st.legal_actions(seat)
         kinds = {a["type"] for a in legal}
         if "place" in kinds or "commit" in kinds:

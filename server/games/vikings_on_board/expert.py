@@ -104,8 +104,19 @@ class ExpertBot:
         self.seed = seed
         self.playouts = max(1, playouts or budget(DEFAULT_PLAYOUTS))
         self.greedy = GreedyBot(seed)
+        self._last: tuple[tuple[int, int, str, int], Action] | None = None
 
     def choose(self, st: VikingsState, seat: int) -> Action:
+        """Return this seat's move. Asked again about the same position it answers at once: the
+        table asks twice (whether a bot moves, then again just before it submits)."""
+        key = (st.version, st.round, st.phase, seat)
+        if self._last is not None and self._last[0] == key:
+            return dict(self._last[1])
+        action = self._decide(st, seat)
+        self._last = (key, action)
+        return dict(action)
+
+    def _decide(self, st: VikingsState, seat: int) -> Action:
         options = _dedupe(progress_actions(st.legal_actions(seat)))
         if len(options) == 1:
             return options[0]
