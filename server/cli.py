@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .games.registry import GAMES
+from .simulate import BOT_MODES, budget_from_env
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -24,9 +25,15 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=1, help="seed of the first game (then +1 each)")
     sim.add_argument(
         "--bots",
-        choices=("random", "greedy", "mixed"),
+        choices=BOT_MODES,
         default="greedy",
         help="mixed: greedy bots on even seats, random bots on odd seats",
+    )
+    sim.add_argument(
+        "--playouts",
+        type=int,
+        help="expert bots' play-outs per decision (default: $LONGHALL_EXPERT_PLAYOUTS, else 96 for"
+        " Eketorp, 48 for Vikings on Board)",
     )
     sim.add_argument(
         "--deck",
@@ -102,6 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    budget_from_env()  # the expert bots' budget, for simulate and serve alike
     if args.command == "simulate":
         from .simulate import run
 

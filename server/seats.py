@@ -16,7 +16,7 @@ COLOURS: dict[str, str] = {
     "white": "★",
     "black": "✚",
 }
-BOT_KINDS = ("greedy", "random")
+BOT_KINDS = ("greedy", "random", "expert")
 
 
 def new_token() -> str:

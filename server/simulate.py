@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TextIO
 
 from .gamedata import default_config
 from .games.api import GameSpec
 from .games.registry import get
+from .games.search import set_budget
 
 
 @dataclass
@@ -25,19 +28,41 @@ class GameRecord:
     breakdown: list[dict[str, Any]]
 
 
+BOT_MODES = ("expert", "greedy", "random", "mixed")
+PLAYOUTS_ENV = "LONGHALL_EXPERT_PLAYOUTS"
+
+
+def budget_from_env(environ: Mapping[str, str] = os.environ) -> int | None:
+    """Apply ``$LONGHALL_EXPERT_PLAYOUTS`` (the expert bots' play-outs per decision), if set."""
+    try:
+        playouts = int(environ.get(PLAYOUTS_ENV, ""))
+    except ValueError:
+        playouts = 0
+    set_budget(playouts if playouts > 0 else None)
+    return playouts if playouts > 0 else None
+
+
 def bot_kinds(mode: str, players: int) -> list[str]:
-    """Return the bot kind of each seat for ``random``, ``greedy`` or ``mixed``."""
+    """Return the bot kind of each seat for ``expert``, ``greedy``, ``random`` or ``mixed``."""
     if mode == "mixed":
         return ["greedy" if seat % 2 == 0 else "random" for seat in range(players)]
     return [mode] * players
 
 
 def play_game(
-    spec: GameSpec, config: dict[str, Any], seed: int, kinds: list[str]
+    spec: GameSpec,
+    config: dict[str, Any],
+    seed: int,
+    kinds: list[str],
+    make: Callable[[str, int], Any] | None = None,
 ) -> tuple[Any, int]:
-    """Play one whole game between bots; return the final state and the number of actions."""
+    """Play one whole game between bots; return the final state and the number of actions.
+
+    ``make(kind, seed)`` builds a bot (default: the game's own factory for that kind).
+    """
     state = spec.new(config, seed)
-    bots = [spec.bots[kind](seed * 131 + seat) for seat, kind in enumerate(kinds)]
+    build = make or (lambda kind, bot_seed: spec.bots[kind](bot_seed))
+    bots = [build(kind, seed * 131 + seat) for seat, kind in enumerate(kinds)]
     actions = 0
     while not state.is_over():
         active = state.active_seats()
@@ -60,11 +85,24 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         return 2
     config = default_config(args.game, args.players, deck_file=getattr(args, "deck", None))
     kinds = bot_kinds(args.bots, args.players)
+    if "expert" in kinds and "expert" not in spec.bots:
+        print(f"{spec.title} has no expert bot yet.", file=out)
+        return 2
+    playouts = getattr(args, "playouts", None)
+    if playouts is not None and playouts < 1:
+        print("--playouts must be at least 1.", file=out)
+        return 2
+
+    def make(kind: str, bot_seed: int) -> Any:
+        if kind == "expert" and playouts:
+            return spec.bots[kind](bot_seed, playouts)  # type: ignore[call-arg]
+        return spec.bots[kind](bot_seed)
+
     records: list[GameRecord] = []
     started = time.perf_counter()
     for k in range(args.games):
         seed = args.seed + k
-        state, actions = play_game(spec, config, seed, kinds)
+        state, actions = play_game(spec, config, seed, kinds, make)
         scores = state.scores()
         record = GameRecord(
             seed=seed,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..api import GameSpec
 from .bots import GreedyBot, RandomBot
+from .expert import ExpertBot
 from .invariants import check_invariants
 from .rules import MAX_PLAYERS, MIN_PLAYERS
 from .state import VikingsState, new_game
@@ -22,7 +23,7 @@ SPEC = GameSpec(
     new=new_game,
     from_dict=VikingsState.from_dict,
     view=view,
-    bots={"random": RandomBot, "greedy": GreedyBot},
+    bots={"random": RandomBot, "greedy": GreedyBot, "expert": ExpertBot},
     resample_hidden=resample_hidden,
     check_invariants=check_invariants,
     commitments=commitments,

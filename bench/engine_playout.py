@@ -1,0 +1,170 @@
+"""Play-out speed: the search's fast path against the full engine, in the same run.
+
+- Random 6-player Eketorp games from a fresh deal: the full engine (random bots listing every
+  legal action, the shape check, the routing checks, the public log) against the fast path
+  (a thinking copy, the sampler that draws the same actions without listing them, a lean apply,
+  no log). Both play the same seeds, so they play the same games (tests/games/test_playout.py).
+- The cost of a copy: ``clone()`` (a JSON round trip) against ``thinking_copy()``.
+- What one expert decision spends: greedy play-outs to the end of the round (Eketorp) or a turn
+  on (Vikings on Board), per second.
+
+Run: ``.venv/bin/python bench/engine_playout.py`` (pinned to one core; figures go to
+docs/performance.md as ratios against the full engine measured alongside).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.engine import machine
+from server.gamedata import default_config
+from server.games.eketorp import SPEC as EKETORP
+from server.games.eketorp import expert as ek_expert
+from server.games.eketorp.playout import sample
+from server.games.playout import playout, thinking_copy
+from server.games.rng import Rng
+from server.games.vikings_on_board import SPEC as VIKINGS
+from server.games.vikings_on_board import expert as vob_expert
+
+
+def pin_to_one_core() -> None:
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+
+
+def _timed(run: Any, seconds: float) -> tuple[int, float]:
+    count = 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        run(count)
+        count += 1
+    return count, time.perf_counter() - started
+
+
+def full_engine_games(players: int, seconds: float) -> dict[str, Any]:
+    config = default_config("eketorp", players)
+    deals = [EKETORP.new(config, 1000 + k) for k in range(50)]
+    actions = [0]
+
+    def run(k: int) -> None:
+        st = deals[k % len(deals)].clone()
+        bots = [EKETORP.bots["random"](k * 131 + s) for s in range(players)]
+        while not st.is_over():
+            active = st.active_seats()
+            if active:
+                seat = active[0]
+                st.apply(seat, bots[seat].choose(st, seat))
+            else:
+                st.apply(None, st.legal_actions(None)[0])
+            actions[0] += 1
+
+    games, elapsed = _timed(run, seconds)
+    return {"games": games, "per_second": games / elapsed, "actions": actions[0] / games}
+
+
+def fast_path_games(players: int, seconds: float) -> dict[str, Any]:
+    config = default_config("eketorp", players)
+    deals = [EKETORP.new(config, 1000 + k) for k in range(50)]
+    actions = [0]
+
+    def run(k: int) -> None:
+        st = thinking_copy(deals[k % len(deals)])
+        rngs = [Rng(EKETORP.bots["random"](k * 131 + s).rng.state) for s in range(players)]
+        actions[0] += playout(st, [sample] * players, rngs)
+
+    games, elapsed = _timed(run, seconds)
+    return {"games": games, "per_second": games / elapsed, "actions": actions[0] / games}
+
+
+def copy_cost(seconds: float) -> dict[str, float]:
+    """Microseconds per copy of a 6-player Eketorp state in round 5 (a full log behind it)."""
+    st = EKETORP.new(default_config("eketorp", 6), 77)
+    bots = [EKETORP.bots["greedy"](s) for s in range(6)]
+    while st.round < 5:
+        active = st.active_seats()
+        if active:
+            st.apply(active[0], bots[active[0]].choose(st, active[0]))
+        else:
+            st.apply(None, st.legal_actions(None)[0])
+    n_full, t_full = _timed(lambda k: st.clone(), seconds / 2)
+    n_fast, t_fast = _timed(lambda k: thinking_copy(st), seconds / 2)
+    return {"clone_us": t_full / n_full * 1e6, "thinking_copy_us": t_fast / n_fast * 1e6}
+
+
+def expert_playouts(seconds: float) -> list[dict[str, Any]]:
+    """The expert's own play-outs per second, as it spends them in a decision."""
+    out = []
+    st = EKETORP.new(default_config("eketorp", 6), 88)
+    bot = ek_expert.ExpertBot(1)
+
+    def eketorp_run(k: int) -> None:
+        world = ek_expert.determinize(st, 0, Rng(k))
+        bot._finish(world, 0, ek_expert.RolloutPolicy(bot.greedy), k)
+
+    n, t = _timed(eketorp_run, seconds)
+    out.append({"game": "eketorp", "players": 6, "per_second": n / t, "to": "end of round"})
+    vst = VIKINGS.new(default_config("vikings_on_board", 4), 88)
+    vbot = vob_expert.ExpertBot(1)
+    until = vob_expert._horizon(vst)
+
+    def vikings_run(k: int) -> None:
+        world = vob_expert.determinize(vst, 0, Rng(k))
+        playout(
+            world, [vob_expert._policy(vbot.greedy, 0)] * 4, [Rng(k + s) for s in range(4)], until
+        )
+
+    n, t = _timed(vikings_run, seconds)
+    out.append({"game": "vikings_on_board", "players": 4, "per_second": n / t, "to": "a turn on"})
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=5.0, help="per measurement")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    pin_to_one_core()
+    full = full_engine_games(6, args.seconds)
+    fast = fast_path_games(6, args.seconds)
+    copies = copy_cost(args.seconds)
+    experts = expert_playouts(args.seconds)
+    results = {
+        "machine": machine(),
+        "full_engine": full,
+        "fast_path": fast,
+        "speedup": fast["per_second"] / full["per_second"],
+        "copies": copies,
+        "copy_speedup": copies["clone_us"] / copies["thinking_copy_us"],
+        "expert_playouts": experts,
+    }
+    if args.json:
+        print(json.dumps(results, indent=1))
+        return
+    print(f"machine: {results['machine']} (one core)")
+    print(
+        f"random 6-player Eketorp games: full engine {full['per_second']:.1f}/s,"
+        f" fast path {fast['per_second']:.1f}/s ({results['speedup']:.2f}x);"
+        f" {full['actions']:.0f} actions per game"
+    )
+    print(
+        f"copy of a 6-player state in round 5: clone() {copies['clone_us']:.0f} us,"
+        f" thinking_copy() {copies['thinking_copy_us']:.0f} us"
+        f" ({results['copy_speedup']:.1f}x)"
+    )
+    for r in experts:
+        print(
+            f"expert play-outs, {r['game']} {r['players']}p, greedy policy to {r['to']}:"
+            f" {r['per_second']:.0f}/s"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,209 @@
+"""Vikings on Board's expert bot: determinized play-outs from its seat's view, greedy policy.
+
+For each decision with a choice the bot lists a few candidates (every building; for a building's
+steps, the first steps of the greedy bot's best few plans), deals what it cannot see again many
+times from what is still unseen (:func:`determinize`: other seats' barrel values, the chests
+behind other shields and in the warehouse piles), plays every candidate on in each world with
+greedy bots in every seat for a couple of turns (to the end once few drakkars are left), and keeps
+the candidate whose worlds end best: its score plus what the harbour promises it (the greedy
+bot's reckoning of each drakkar in port), against the best other seat's. See ``games.search``.
+
+Two states that differ only in other seats' secrets give it the same worlds and so the same
+decision (``tests/games/test_expert.py``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..api import Action, progress_actions
+from ..playout import fast_apply, playout, thinking_copy
+from ..rng import Rng
+from ..search import budget, successive_halving
+from . import rules as R
+from .bots import GreedyBot, Harbour, _taken, _weight
+
+if TYPE_CHECKING:
+    from .state import VikingsState
+
+DEFAULT_PLAYOUTS = 48  # play-outs per decision: within a second here (docs/performance.md)
+HORIZON = 1  # turns played on in each world
+ENDGAME = 3  # drakkars left in port from which the worlds are played to the end
+MAX_CANDIDATES = 6  # a building's steps weighed (the greedy bot's best few)
+WIN = 10.0  # a won game, over and above the margin
+MEAN_WEIGHT = 0.0  # the others' mean against their best, in the margin
+
+
+def determinize(st: VikingsState, seat: int, rng: Rng) -> VikingsState:
+    """Return a copy in which what ``seat`` cannot see is dealt again from what it has not seen.
+
+    Hidden: other seats' barrel values (not which barrel stands where), the chests behind other
+    shields, both warehouse piles' order and contents, Warehouse 2's draw while another seat
+    chooses, and the RNG. Pools are sorted before they are dealt, so the deal depends on nothing
+    hidden.
+    """
+    out = thinking_copy(st)
+    if out.phase == "over":
+        return out
+    others = [s for s in range(out.n) if s != seat]
+    pool = out.piles[0] + out.piles[1]
+    for s in others:
+        pool += out.chests[s]
+    step = out.step
+    hidden_draw = step is not None and step["building"] == "warehouse_2" and step["seat"] != seat
+    if hidden_draw:
+        assert step is not None
+        pool += step["drawn"]
+    pool.sort()
+    rng.shuffle(pool)
+    for pile in out.piles:
+        pile[:], pool = pool[: len(pile)], pool[len(pile) :]
+    for s in others:
+        k = len(out.chests[s])
+        out.chests[s], pool = pool[:k], pool[k:]
+    if hidden_draw:
+        assert step is not None
+        step["drawn"] = pool
+    for s in others:
+        values = sorted(out.barrels[s])
+        rng.shuffle(values)
+        out.barrels[s] = values
+    out.rng = Rng(rng.next64())
+    return out
+
+
+def potential(st: VikingsState, seat: int) -> float:
+    """A seat's score so far plus what the drakkars in port promise it (the greedy reckoning)."""
+    held = st.chests[seat]
+    total = float(sum(st.market[k] * held.count(k) for k in R.GOODS))
+    values = st.barrels[seat]
+    total += sum(values[b] for b in st.won[seat])
+    if st.phase == "over":
+        return total
+    harbour = Harbour(st, seat)
+    for d in st.in_port():
+        total += _weight(st.prows[d]) * harbour.worth(d)
+    return total
+
+
+def evaluate(st: VikingsState, seat: int) -> float:
+    """How well ``seat`` stands against the best other seat (a won game counts extra)."""
+    values = [potential(st, s) for s in range(st.n)]
+    mine = values[seat]
+    others = [v for s, v in enumerate(values) if s != seat]
+    value = mine - (1 - MEAN_WEIGHT) * max(others) - MEAN_WEIGHT * sum(others) / len(others)
+    if st.phase == "over" and seat in st.winners():
+        value += WIN
+    return value
+
+
+class ExpertBot:
+    """Weighs a few candidate moves by play-outs from its seat's view (see the module's doc)."""
+
+    def __init__(self, seed: int, playouts: int | None = None) -> None:
+        self.seed = seed
+        self.playouts = max(1, playouts or budget(DEFAULT_PLAYOUTS))
+        self.greedy = GreedyBot(seed)
+        self._last: tuple[tuple[int, int, str, int], Action] | None = None
+
+    def choose(self, st: VikingsState, seat: int) -> Action:
+        """Return this seat's move. Asked again about the same position it answers at once: the
+        table asks twice (whether a bot moves, then again just before it submits)."""
+        key = (st.version, st.round, st.phase, seat)
+        if self._last is not None and self._last[0] == key:
+            return dict(self._last[1])
+        action = self._decide(st, seat)
+        self._last = (key, action)
+        return dict(action)
+
+    def _decide(self, st: VikingsState, seat: int) -> Action:
+        options = _dedupe(progress_actions(st.legal_actions(seat)))
+        if len(options) == 1:
+            return options[0]
+        options = self._candidates(st, seat, options)
+        if len(options) == 1:
+            return options[0]
+        rng = Rng.from_seed(self.seed * 1_000_003 + seat, f"expert:{st.version}")
+        worlds: list[VikingsState] = []
+        until = _horizon(st)
+
+        def simulate(i: int, k: int) -> float:
+            while len(worlds) <= k:
+                worlds.append(determinize(st, seat, rng))
+            sim = thinking_copy(worlds[k])
+            fast_apply(sim, seat, options[i])
+            policies = [_policy(self.greedy, seat)] * sim.n
+            playout(sim, policies, [Rng(k * 7 + s) for s in range(sim.n)], until=until)
+            return evaluate(sim, seat)
+
+        return options[successive_halving(options, simulate, self.playouts)]
+
+    def _candidates(self, st: VikingsState, seat: int, legal: list[Action]) -> list[Action]:
+        """The moves worth weighing, the greedy bot's own choice first (ties go to it)."""
+        first = self.greedy.choose(st, seat)
+        kind = legal[0]["type"]
+        ranked: list[Action] = list(legal)
+        if len(legal) > MAX_CANDIDATES and st.step is not None and kind not in ("go",):
+            harbour = Harbour(st, seat)
+            done = _taken(st.step)
+            best: dict[str, float] = {}
+            for value, actions in harbour.plans(st.step["building"]):
+                if actions[: len(done)] == done and len(actions) > len(done):
+                    key = repr(actions[len(done)])
+                    best[key] = max(best.get(key, -1e9), value)
+            ranked = sorted(legal, key=lambda a: -best.get(repr(a), -1e9))[:MAX_CANDIDATES]
+        elif len(legal) > MAX_CANDIDATES and kind == "bonus_viking":
+            harbour = Harbour(st, seat)
+            ranked = sorted(legal, key=lambda a: -harbour.gain({}, extra=a["piece"]))
+            ranked = ranked[:MAX_CANDIDATES]
+        if first in ranked:
+            ranked.remove(first)
+        return [first, *ranked]
+
+
+CHEAP_STEPS = frozenset(
+    {"tavern_1", "tavern_2", "warehouse_1", "warehouse_2", "market", "promotion"}
+)
+
+
+def _policy(bot: GreedyBot, me: int) -> Any:
+    """The play-out policy: a building at random (the greedy bot weighs every building, far too
+    dear for thousands of play-outs), carried out as the greedy bot would where that is cheap.
+    Moving hull pieces is weighed greedily only for the move being judged (``me``'s first
+    action): for everyone else a piece and a drakkar are drawn at random."""
+    own = [True]  # still carrying out the candidate being judged
+
+    def policy(st: VikingsState, seat: int, rng: Rng) -> Action:
+        if st.phase == "turn":
+            own[0] = False
+            return rng.choice(st.legal_actions(seat))
+        step = st.step
+        dear = st.phase == "act" and step is not None and step["building"] not in CHEAP_STEPS
+        if dear and not (own[0] and seat == me):
+            return rng.choice(progress_actions(st.legal_actions(seat)))
+        return bot.choose(st, seat)
+
+    return policy
+
+
+def _horizon(st: VikingsState) -> Any:
+    """Play a couple of turns on; near the end, to the end."""
+    if len(st.in_port()) <= ENDGAME:
+        return None
+    stop = st.round + HORIZON
+
+    def until(sim: VikingsState) -> bool:
+        return sim.round >= stop and sim.phase == "turn"
+
+    return until
+
+
+def _dedupe(actions: list[Action]) -> list[Action]:
+    out: list[Action] = []
+    for a in actions:
+        if a not in out:
+            out.append(a)
+    return out
+
+
+__all__ = ["DEFAULT_PLAYOUTS", "ExpertBot", "determinize", "evaluate"]

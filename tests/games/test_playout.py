@@ -1,0 +1,84 @@
+"""The play-out path a search spends its time on is the same game as the full engine.
+
+Random bots play seeded games on the full engine (shape check, routing checks, public log) while
+the fast path (:mod:`server.games.playout`, Eketorp's sampler) plays the same seeds in a thinking
+copy: every action the sampler draws must be the one the random bot drew, and after every action
+the two states must be equal (all but the log, which a thinking copy does not keep).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from server.gamedata import default_config
+from server.games.api import IllegalAction
+from server.games.eketorp import SPEC as EKETORP
+from server.games.eketorp.playout import sample
+from server.games.playout import (
+    NullLog,
+    comparable,
+    fast_apply,
+    playout,
+    table_step,
+    thinking_copy,
+)
+from server.games.rng import Rng
+from server.games.vikings_on_board import SPEC as VIKINGS
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 11), (5, 13), (6, 14)])
+def test_eketorp_fast_path_plays_the_same_game_as_the_full_engine(players: int, seed: int) -> None:
+    full = EKETORP.new(default_config("eketorp", players), seed)
+    fast = thinking_copy(full)
+    bots = [EKETORP.bots["random"](seed * 131 + s) for s in range(players)]
+    rngs = [Rng(bot.rng.state) for bot in bots]
+    steps = 0
+    while not full.is_over():
+        active = full.active_seats()
+        assert fast.PHASES[fast.phase].actors(fast) == active
+        if active:
+            seat = active[0]
+            action = bots[seat].choose(full, seat)
+            drawn = sample(fast, seat, rngs[seat])
+            assert drawn == action, (steps, full.phase)
+            full.apply(seat, action)
+            fast_apply(fast, seat, drawn)
+        else:
+            full.apply(None, full.legal_actions(None)[0])
+            fast_apply(fast, None, table_step(fast))
+        steps += 1
+        assert comparable(fast) == comparable(full), (steps, full.phase)
+    assert fast.is_over() and fast.winners() == full.winners()
+    assert steps > 300  # a whole game, fights and all
+    assert full.log and isinstance(fast.log, NullLog) and not fast.log
+
+
+def test_a_thinking_copy_is_independent_and_shares_only_the_settings() -> None:
+    st = EKETORP.new(default_config("eketorp", 4), 3)
+    copy = thinking_copy(st)
+    assert comparable(copy) == comparable(st)
+    assert copy.config is st.config  # read-only for the rules: shared, not copied
+    copy.hands[0].append(6)
+    copy.board["A"][1] += 1
+    copy.rng.next64()
+    assert comparable(copy) != comparable(st)
+    assert st.hands[0] != copy.hands[0] and st.board["A"][1] == 0
+    assert st.rng.state != copy.rng.state
+
+
+def test_the_fast_path_still_refuses_what_the_rules_forbid() -> None:
+    st = thinking_copy(EKETORP.new(default_config("eketorp", 4), 5))
+    before = comparable(st)
+    with pytest.raises(IllegalAction) as err:
+        fast_apply(st, 0, {"type": "place", "to": "siege:0:boat"})  # own castle (R3.3)
+    assert err.value.code == "own_castle"
+    assert comparable(st) == before
+
+
+def test_vikings_on_board_plays_out_on_the_fast_path() -> None:
+    """The generic path (listing the legal actions) serves every game."""
+    st = thinking_copy(VIKINGS.new(default_config("vikings_on_board", 3), 8))
+    bots = [VIKINGS.bots["random"](s) for s in range(3)]
+    steps = playout(st, [lambda s, seat, rng: bots[seat].choose(s, seat)] * 3, [Rng(0)] * 3)
+    assert st.is_over() and steps > 20
+    assert not VIKINGS.check_invariants(st)
