@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..api import Action, progress_actions
 from ..rng import Rng
+from .turn import targets
 
 if TYPE_CHECKING:
     from .state import WildState
@@ -72,11 +73,14 @@ class GreedyBot:
         if "card_numbers" in by_type:
             return self.rng.choice(by_type["card_numbers"])
         if "attack" in by_type and st.successes < ATTACKS_PER_TURN:
-            # the weakest building, attacked with the biggest margin and the fewest cards
-            def key(a: Action) -> tuple[int, int, int, int, int]:
+            # the weakest building, attacked with the biggest margin and the fewest cards; equal
+            # choices drawn at random, so that no seat is everyone's first target
+            order = {(p, b): self.rng.below(1 << 16) for p, b in targets(st, seat)}
+
+            def key(a: Action) -> tuple[int, int, int, int]:
                 card = st.card_of(st.villages[a["target"]][a["building"]])
                 defence: int = st.numbers[card]["defence"]
-                return (defence, -a["attack"], a["cards"], a["target"], a["building"])
+                return (defence, -a["attack"], a["cards"], order[(a["target"], a["building"])])
 
             return min(by_type["attack"], key=key)
         if "undead_board" in by_type:
