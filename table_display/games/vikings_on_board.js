@@ -77,8 +77,7 @@ function village(pub) {
   };
   const chiefRow = (side) => h("div", { class: `vob-chief-row side-${side}` },
     side === pub.chief ? [h("span", { class: "vob-chief", title: t("vob.chief") }, icon("viking")), " ", t("vob.chief")] : null);
-  return h("section", { class: "panel vob-village" },
-    h("h2", { class: "sr-title" }, t("vob.village")),
+  return h("section", { class: "panel vob-village", "aria-label": t("vob.village") },
     chiefRow(0),
     h("ol", { class: "vob-buildings" }, pub.buildings.map((b, i) =>
       h("li", { class: `vob-building ${pub.step && pub.step.building === b ? "acting" : ""}`, "data-building": b },
