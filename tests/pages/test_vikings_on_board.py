@@ -134,7 +134,7 @@ def start_vikings(host: Any, seats: int) -> None:
     host.tap("[data-game=vikings_on_board]")
     wait_until(host, "document.querySelector('[data-game=vikings_on_board].chosen')")
     host.tap("#start")
-    wait_until(host, "document.body.dataset.status === 'playing'", timeout=15)
+    wait_until(host, "document.body.dataset.status === 'playing'", timeout=60)
 
 
 def test_a_whole_two_player_game_with_two_phones(browser: Any, server: ServerProcess) -> None:
@@ -149,7 +149,7 @@ def test_a_whole_two_player_game_with_two_phones(browser: Any, server: ServerPro
         open_phone(browser, join_url, "Bram", "fr", small=True),  # a 360 px phone
     ]
     start_vikings(phones[0].page, 2)
-    wait_until(table.page, "document.querySelector('.vob-harbour')", timeout=15)
+    wait_until(table.page, "document.querySelector('.vob-harbour')", timeout=60)
     screenshot(table.page, "vob-table-start")
 
     used: set[str] = set()
@@ -168,8 +168,10 @@ def test_a_whole_two_player_game_with_two_phones(browser: Any, server: ServerPro
             if kind not in reloaded:  # a reload at every kind of step draws it back the same
                 reloaded.add(kind)
                 page.reload()
-                wait_until(page, "document.body.dataset.online === 'true'")
-                wait_until(page, f"document.body.dataset.phase === '{kind.split(':')[0]}'")
+                # waits, not timings: generous for a machine shared by many jobs
+                wait_until(page, "document.body.dataset.online === 'true'", timeout=60)
+                phase = kind.split(":")[0]
+                wait_until(page, f"document.body.dataset.phase === '{phase}'", timeout=60)
                 page.wait_for_selector(CLICKABLE)  # the game's module is loaded and drawn
                 assert step_kind(page) == kind
                 if kind not in shots:
