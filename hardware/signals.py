@@ -36,6 +36,12 @@ PHASE_GROUPS = {
     "building": "building",
     "round_end": "round_end",  # press NEXT for the next round
     "over": "over",
+    # Vikings on Board: one viking at a time (green), a drakkar sailing (red)
+    "turn": "planning",
+    "act": "planning",
+    "bonus": "planning",
+    "sail": "fights",
+    "share": "fights",
 }
 
 # The phase indicator's colours (red, green, blue), each channel fully on or off so that they
@@ -51,7 +57,13 @@ COLOURS: dict[str, tuple[int, int, int]] = {
 }
 
 # Steps in which the game waits for one seat at a time (or for the two fighters).
-TURNS = frozenset({"materials", "pick", "swap", "choose", "loot", "sharing"})
+TURNS = frozenset({"materials", "pick", "swap", "choose", "loot", "sharing"}) | {
+    "turn",  # Vikings on Board: V2.1, one viking at a time; then its action, a sailing
+    "act",
+    "bonus",
+    "sail",
+    "share",
+}
 
 
 @dataclass(frozen=True)

@@ -333,7 +333,7 @@ function lobbyScreen() {
   if (table.status === "over" && table.result) parts.push(finalScores(table.result));
   parts.push(h("section", { class: "panel" },
     h("h1", {}, table.status === "over" ? t("lobby.after_game") : t("lobby.title")),
-    h("p", { class: "muted" }, isHost ? t("lobby.host_intro") : t("lobby.wait_host")),
+    h("p", { class: "muted" }, isHost ? t("lobby.host_intro", { min: table.min_players }) : t("lobby.wait_host")),
     seatList(isHost),
     profileEditor()));
   if (isHost) {

@@ -52,7 +52,7 @@ function screen(g) {
   const parts = [mine ? yourMove(g) : theirMove(g)];
   const drawing = harbourDrawing(g);
   if (drawing) parts.push(drawing);
-  parts.push(shieldPanel(g, mine && g.public.phase === "act"));
+  parts.push(shieldPanel(g));
   return parts;
 }
 
@@ -136,8 +136,18 @@ function actionSteps(g) {
     prompt = step.piece === null ? t("vob.you.exchange_first") : t("vob.you.exchange_second");
   } else if (b === "tavern_1" || b === "tavern_2") {
     const chosen = g.private.barrel;
-    if (chosen === null) prompt = t(b === "tavern_1" ? "vob.you.pick_barrel" : "vob.you.pick_barrel_2");
-    else {
+    if (chosen === null) {
+      prompt = t(b === "tavern_1" ? "vob.you.pick_barrel" : "vob.you.pick_barrel_2");
+      // the barrels to choose from, right under the prompt: in hand, then on the quay (where)
+      parts.push(h("div", { class: "vob-barrels pick" }, g.private.barrels.map((barrel) => {
+        const action = legalOf("pick_barrel", { barrel: barrel.barrel });
+        if (!action) return null;
+        const where = typeof barrel.where === "object"
+          ? h("small", {}, t("vob.shield.where", { drakkar: drakkarNo(barrel.where.drakkar), colour: colourName(barrel.where.colour) }))
+          : null;
+        return tappable(action, { class: "vob-barrel-slot", "data-barrel": barrel.barrel }, barrelChip(barrel), where);
+      })));
+    } else {
       prompt = t("vob.you.to_zone");
       const barrel = g.private.barrels[chosen];
       parts.push(h("p", { class: "chosen" }, t("vob.you.chosen_barrel", { value: barrel.value }), " ", barrelChip(barrel)));
@@ -261,11 +271,10 @@ function harbourDrawing(g) {
 
 /** Behind the shield: the barrels with their values, where each is, the chests won, the running
  * score and the vikings. Only this phone ever receives these values (V2.6). */
-function shieldPanel(g, picking) {
+function shieldPanel(g) {
   const pub = g.public;
   const priv = g.private;
-  const pick = (b) => (picking ? legalOf("pick_barrel", { barrel: b.barrel }) : null);
-  const barrelButton = (b) => tappable(pick(b), { class: "vob-barrel-slot", "data-barrel": b.barrel }, barrelChip(b));
+  const barrelButton = (b) => barrelChip(b);
   const hand = priv.barrels.filter((b) => b.where === "hand");
   const quay = priv.barrels.filter((b) => b.where && typeof b.where === "object");
   const won = priv.barrels.filter((b) => b.where === "won");
@@ -311,7 +320,7 @@ function sheet(kind) {
       h("h3", {}, t("help.goal_title")), h("p", { class: "goal" }, t("vob.help.goal")),
       h("p", { class: "muted small-text" }, t("help.more"))];
   }
-  if (kind === "shield" && g.private) return [shieldPanel(g, false)];
+  if (kind === "shield" && g.private) return [shieldPanel(g)];
   return null;
 }
 

@@ -77,8 +77,7 @@ function village(pub) {
   };
   const chiefRow = (side) => h("div", { class: `vob-chief-row side-${side}` },
     side === pub.chief ? [h("span", { class: "vob-chief", title: t("vob.chief") }, icon("viking")), " ", t("vob.chief")] : null);
-  return h("section", { class: "panel vob-village" },
-    h("h2", { class: "sr-title" }, t("vob.village")),
+  return h("section", { class: "panel vob-village", "aria-label": t("vob.village") },
     chiefRow(0),
     h("ol", { class: "vob-buildings" }, pub.buildings.map((b, i) =>
       h("li", { class: `vob-building ${pub.step && pub.step.building === b ? "acting" : ""}`, "data-building": b },
@@ -216,7 +215,10 @@ function marketPanel(pub) {
  * chests that break a tie (V5.2, V5.3). */
 function scoreTable(result) {
   const winners = new Set(result.winners);
-  const cell = (part) => h("td", {}, h("span", { class: "count" }, `${part.count}×`), " ", part.points);
+  // each chest kind: how many times its market value, then the points (V5.2)
+  const cell = (part) => h("td", {},
+    h("span", { class: "count" }, part.count ? `${part.count} × ${part.points / part.count} =` : "0 ×"), " ", part.points);
+  const barrels = (part) => h("td", {}, h("span", { class: "count" }, `${part.count}×`), " ", part.points);
   return h("div", {},
     h("table", { class: "scores" },
       h("thead", {}, h("tr", {}, h("th", {}, ""), GOODS.map((g) => h("th", {}, chestChip(g), " ", t(`vob.score.${g}`))),
@@ -225,7 +227,7 @@ function scoreTable(result) {
         const b = score.breakdown;
         return h("tr", { class: winners.has(i) ? "winner" : "" },
           h("th", {}, seatBadge(result.seats[i])),
-          GOODS.map((g) => cell(b[g])), cell(b.barrels),
+          GOODS.map((g) => cell(b[g])), barrels(b.barrels),
           h("td", { class: "total" }, score.total),
           h("td", {}, GOODS.reduce((n, g) => n + b[g].count, 0)));
       }))),

@@ -218,3 +218,28 @@ def test_pwm_on_pins_without_it_is_reported_not_fatal(
     seated(rig.lh, ["Anna", "Bob", "Cara"])
     rig.lh.table.press_next()
     assert rig.table.data.status == "playing"
+
+
+def test_vikings_on_board_lights_the_seat_whose_turn_it_is() -> None:
+    """V2.1: one viking moves at a time; its owner's seat LED blinks fast, the others are on; the
+    phase indicator is green during the turn and red while a drakkar sails (public view only)."""
+    from hardware.signals import signals
+    from server.gamedata import default_config
+    from server.games.vikings_on_board import SPEC
+
+    st = SPEC.new(default_config("vikings_on_board", 3), 4)
+    seats = [{"vacant": False} for _ in range(3)]
+    table = {"status": "playing", "paused": False, "seats": seats, "result": None}
+    seen = set()
+    bots = [SPEC.bots["greedy"](s) for s in range(3)]
+    while not st.is_over():
+        shown = signals({"table": table, "game": SPEC.view(st, None)})
+        active = st.active_seats()
+        assert [shown.seats[i] for i in range(3)] == [
+            Light.FAST if i in active else Light.ON for i in range(3)
+        ]
+        assert shown.phase == ("fights" if st.phase in ("sail", "share") else "planning")
+        seen.add(st.phase)
+        seat = active[0]
+        st.apply(seat, bots[seat].choose(st, seat))
+    assert {"turn", "act", "sail"} <= seen

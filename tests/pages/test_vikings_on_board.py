@@ -14,6 +14,7 @@ import pytest
 from ..support import ServerProcess
 from .conftest import Watched, screenshot, wait_until
 from .test_game import open_phone
+from .test_table_display import MEASURE
 
 pytestmark = pytest.mark.slow
 
@@ -122,7 +123,8 @@ def step_kind(page: Any) -> str:
     return str(
         page.evaluate(
             "(() => { const b = document.body.dataset; const p = document.querySelector("
-            "'.vob-prompt h2'); return b.phase + ':' + (p ? p.textContent : ''); })()"
+            "'.vob-prompt h2'); return b.phase + ':' + (p && b.phase === 'act' ? p.textContent"
+            " : ''); })()"
         )
     )
 
@@ -132,7 +134,7 @@ def start_vikings(host: Any, seats: int) -> None:
     host.tap("[data-game=vikings_on_board]")
     wait_until(host, "document.querySelector('[data-game=vikings_on_board].chosen')")
     host.tap("#start")
-    wait_until(host, "document.body.dataset.status === 'playing'", timeout=15)
+    wait_until(host, "document.body.dataset.status === 'playing'", timeout=60)
 
 
 def test_a_whole_two_player_game_with_two_phones(browser: Any, server: ServerProcess) -> None:
@@ -147,7 +149,7 @@ def test_a_whole_two_player_game_with_two_phones(browser: Any, server: ServerPro
         open_phone(browser, join_url, "Bram", "fr", small=True),  # a 360 px phone
     ]
     start_vikings(phones[0].page, 2)
-    wait_until(table.page, "document.querySelector('.vob-harbour')", timeout=15)
+    wait_until(table.page, "document.querySelector('.vob-harbour')", timeout=60)
     screenshot(table.page, "vob-table-start")
 
     used: set[str] = set()
@@ -166,15 +168,20 @@ def test_a_whole_two_player_game_with_two_phones(browser: Any, server: ServerPro
             if kind not in reloaded:  # a reload at every kind of step draws it back the same
                 reloaded.add(kind)
                 page.reload()
-                wait_until(page, "document.body.dataset.online === 'true'")
-                wait_until(page, f"document.body.dataset.phase === '{kind.split(':')[0]}'")
+                # waits, not timings: generous for a machine shared by many jobs
+                wait_until(page, "document.body.dataset.online === 'true'", timeout=60)
+                phase = kind.split(":")[0]
+                wait_until(page, f"document.body.dataset.phase === '{phase}'", timeout=60)
                 page.wait_for_selector(CLICKABLE)  # the game's module is loaded and drawn
                 assert step_kind(page) == kind
-                if kind.split(":")[0] not in shots:
-                    shots.add(kind.split(":")[0])
-                    screenshot(page, f"vob-phone-{seat}-{kind.split(':')[0]}")
-            # a player's barrel values are on their phone only
+                if kind not in shots:
+                    shots.add(kind)
+                    label = kind.replace(":", "-").replace(" ", "_")
+                    screenshot(page, f"vob-phone-{seat}-{label}")
+            # a player's barrel values are on their phone only; nothing is wider than the phone
             assert dom_barrel_values(page) >= 1
+            width = page.viewport_size["width"]
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
             acted = choose(phone, rnd, used, buildings) or acted
         if not acted:
             table.page.wait_for_timeout(50)
@@ -223,17 +230,24 @@ def test_a_four_player_game_with_one_phone_and_three_bots(
     start_vikings(host, 4)
     used: set[str] = set()
     buildings: set[str] = set()
-    for _ in range(800):
+    problems: set[str] = set()
+    for i in range(800):
         if table.page.evaluate("document.body.dataset.status") == "over":
             break
         if not choose(phone, rnd, used, buildings):
             host.wait_for_timeout(50)
         assert dom_barrel_values(table.page) == 0
+        if i % 10 == 0:  # everything fits and reads across the table, at 720p and 1080p
+            for width, height in ((1280, 720), (1920, 1080)):
+                table.page.set_viewport_size({"width": width, "height": height})
+                problems |= {f"{width}: {p}" for p in table.page.evaluate(MEASURE)}
+            table.page.set_viewport_size({"width": 1280, "height": 720})
     else:
         raise AssertionError("the game did not end")
     wait_until(table.page, "document.querySelector('.final')", timeout=15)
     screenshot(table.page, "vob-table-final-4p-1280")
     assert check_secrecy(phone, 0) > 20 and check_secrecy(table, None) > 20
+    assert not problems, sorted(problems)[:20]
     assert phone.errors == [] and table.errors == []
     table_context.close()
     host.context.close()
