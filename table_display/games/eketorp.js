@@ -42,8 +42,11 @@ function gameScreen(pub, result = null) {
       h("span", { class: "spacer" }),
       h("span", { class: "join-hint muted" }, t("game.join_hint", { url: "" }), url(msg.table.join_url))),
     h("div", { class: "board" },
-      h("div", { class: "left" }, fieldsPanel(pub), hospitalPanel(pub), cardsPanel(pub)),
-      h("div", { class: "castles" }, pub.seats.map((s, i) => castlePanel(pub, s, i))),
+      // with 3 players the castles leave a quarter of the middle free: the material fields go
+      // there, drawn as tiles as the board draws them, and the castles grow
+      h("div", { class: "left" }, pub.players === 3 ? null : fieldsPanel(pub), hospitalPanel(pub), cardsPanel(pub)),
+      h("div", { class: "castles" }, pub.seats.map((s, i) => castlePanel(pub, s, i)),
+        pub.players === 3 ? fieldsPanel(pub, "board-fields") : null),
       h("div", { class: "right" }, result ? endPanel(pub, result) : phasePanel(pub), logPanel(pub))),
   ];
 }
@@ -77,14 +80,14 @@ function endPanel(pub, result) {
     h("p", { class: "muted" }, t("end.rematch")));
 }
 
-function fieldsPanel(pub) {
-  return h("section", { class: "panel fields-panel" },
+function fieldsPanel(pub, extra = "") {
+  return h("section", { class: `panel fields-panel ${extra}` },
     h("h2", {}, t("table.fields_heading")),
     h("div", { class: "field-list" }, FIELDS.map((field) => {
       const occ = pub.board[field] || [];
       // a row holds about 8 pieces: the vikings get what the stones leave
       const stones = STONES.reduce((sum, stone) => sum + (pub.fields[field][stone] || 0), 0);
-      return h("div", { class: `field ${pub.sharing && pub.sharing.field === field ? "active" : ""}` },
+      return h("div", { class: `field ${pub.sharing && pub.sharing.field === field ? "active" : ""}`, "data-field": field },
         h("strong", { class: "field-letter" }, field),
         h("span", { class: "field-stones" }, stonesOf(pub.fields[field], 4)),
         h("span", { class: "field-vikings" }, vikingsOn(occ, 8 - Math.min(stones, 4))));
