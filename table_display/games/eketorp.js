@@ -47,7 +47,7 @@ function gameScreen(pub, result = null) {
       h("div", { class: "left" }, pub.players === 3 ? null : fieldsPanel(pub), hospitalPanel(pub), cardsPanel(pub)),
       h("div", { class: "castles" }, pub.seats.map((s, i) => castlePanel(pub, s, i)),
         pub.players === 3 ? fieldsPanel(pub, "board-fields") : null),
-      h("div", { class: "right" }, result ? endPanel(pub, result) : phasePanel(pub), logPanel(pub))),
+      h("div", { class: "right" }, result ? endPanel(pub, result) : phasePanel(pub), legendPanel(), logPanel(pub))),
   ];
 }
 
@@ -89,8 +89,9 @@ function fieldsPanel(pub, extra = "") {
       const stones = STONES.reduce((sum, stone) => sum + (pub.fields[field][stone] || 0), 0);
       return h("div", { class: `field ${pub.sharing && pub.sharing.field === field ? "active" : ""}`, "data-field": field },
         h("strong", { class: "field-letter" }, field),
-        h("span", { class: "field-stones" }, stonesOf(pub.fields[field], 4)),
-        h("span", { class: "field-vikings" }, vikingsOn(occ, 8 - Math.min(stones, 4))));
+        // a tile (3 players) holds a row of each: fewer pieces one by one, then "×3"
+        h("span", { class: "field-stones" }, stonesOf(pub.fields[field], extra ? 3 : 4)),
+        h("span", { class: "field-vikings" }, vikingsOn(occ, extra ? 3 : 8 - Math.min(stones, 4))));
     })));
 }
 
@@ -108,8 +109,12 @@ function cardsPanel(pub) {
   return h("section", { class: "panel cards-panel" },
     h("p", {}, t("table.draw_pile", { n: pub.cards.draw })),
     h("p", {}, t("table.general_discard", { n: pub.cards.general })),
-    pub.material.mode === "house" ? h("p", {}, t("table.deck_left", { n: pub.material.deck_left })) : h("p", {}, t("table.physical_deck")),
-    // what the pictures under each castle count
+    pub.material.mode === "house" ? h("p", {}, t("table.deck_left", { n: pub.material.deck_left })) : h("p", {}, t("table.physical_deck")));
+}
+
+/** What the pictures under each castle count (above the log, which gives up lines for it). */
+function legendPanel() {
+  return h("section", { class: "panel legend-panel" },
     h("ul", { class: "icon-legend" }, [["amulet", "hand.amulets"], ["cards", "table.cards_in_hand"],
       ["viking", "table.vikings_home"], ["shield", "table.defenders"]].map(([name, key]) =>
       h("li", { "data-icon": name }, icon(name), " ", t(key)))));
