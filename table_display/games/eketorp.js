@@ -43,11 +43,11 @@ function gameScreen(pub, result = null) {
       h("span", { class: "join-hint muted" }, t("game.join_hint", { url: "" }), url(msg.table.join_url))),
     h("div", { class: "board" },
       // with 3 players the castles leave a quarter of the middle free: the material fields go
-      // there, drawn as tiles as the board draws them, and the castles grow
+      // there, and the castles' stones grow
       h("div", { class: "left" }, pub.players === 3 ? null : fieldsPanel(pub), hospitalPanel(pub), cardsPanel(pub)),
       h("div", { class: "castles" }, pub.seats.map((s, i) => castlePanel(pub, s, i)),
         pub.players === 3 ? fieldsPanel(pub, "board-fields") : null),
-      h("div", { class: "right" }, result ? endPanel(pub, result) : phasePanel(pub), legendPanel(), logPanel(pub))),
+      h("div", { class: "right" }, result ? endPanel(pub, result) : phasePanel(pub), result ? null : legendPanel(), logPanel(pub))),
   ];
 }
 
@@ -73,8 +73,9 @@ function endPanel(pub, result) {
   return h("section", { class: "panel phase-panel final-panel" },
     h("h2", {}, t("score.title")),
     h("p", { class: "big-text end-reason" }, endReason(pub.result)),
-    result.winners.length ? h("p", { class: "winners" }, icon("star"), " ", t("score.winners", { names: result.winners.map((w) => (result.seats[w] || {}).name).join(", ") })) : null,
+    // the winners first, with a star (equal totals share the win, D10)
     h("ol", { class: "scores ranking" }, order.map((i) => h("li", { class: winners.has(i) ? "winner" : "", "data-seat": i },
+      winners.has(i) ? icon("star", t("score.winners", { names: (result.seats[i] || {}).name || "" })) : null,
       seatBadge(seats()[i] || result.seats[i]), h("span", { class: "spacer" }), h("strong", { class: "total" }, result.scores[i].total)))),
     h("p", { class: "muted" }, stoneChip("grass", "fresh"), " ", t("end.last_build")),
     h("p", { class: "muted" }, t("end.rematch")));
@@ -89,9 +90,8 @@ function fieldsPanel(pub, extra = "") {
       const stones = STONES.reduce((sum, stone) => sum + (pub.fields[field][stone] || 0), 0);
       return h("div", { class: `field ${pub.sharing && pub.sharing.field === field ? "active" : ""}`, "data-field": field },
         h("strong", { class: "field-letter" }, field),
-        // a tile (3 players) holds a row of each: fewer pieces one by one, then "×3"
-        h("span", { class: "field-stones" }, stonesOf(pub.fields[field], extra ? 3 : 4)),
-        h("span", { class: "field-vikings" }, vikingsOn(occ, extra ? 3 : 8 - Math.min(stones, 4))));
+        h("span", { class: "field-stones" }, stonesOf(pub.fields[field], 4)),
+        h("span", { class: "field-vikings" }, vikingsOn(occ, 8 - Math.min(stones, 4))));
     })));
 }
 
