@@ -42,9 +42,12 @@ function gameScreen(pub, result = null) {
       h("span", { class: "spacer" }),
       h("span", { class: "join-hint muted" }, t("game.join_hint", { url: "" }), url(msg.table.join_url))),
     h("div", { class: "board" },
-      h("div", { class: "left" }, fieldsPanel(pub), hospitalPanel(pub), cardsPanel(pub)),
-      h("div", { class: "castles" }, pub.seats.map((s, i) => castlePanel(pub, s, i))),
-      h("div", { class: "right" }, result ? endPanel(pub, result) : phasePanel(pub), logPanel(pub))),
+      // with 3 players the castles leave a quarter of the middle free: the material fields go
+      // there, and the castles' stones grow
+      h("div", { class: "left" }, pub.players === 3 ? null : fieldsPanel(pub), hospitalPanel(pub), cardsPanel(pub)),
+      h("div", { class: "castles" }, pub.seats.map((s, i) => castlePanel(pub, s, i)),
+        pub.players === 3 ? fieldsPanel(pub, "board-fields") : null),
+      h("div", { class: "right" }, result ? endPanel(pub, result) : phasePanel(pub), result ? null : legendPanel(), logPanel(pub))),
   ];
 }
 
@@ -70,21 +73,22 @@ function endPanel(pub, result) {
   return h("section", { class: "panel phase-panel final-panel" },
     h("h2", {}, t("score.title")),
     h("p", { class: "big-text end-reason" }, endReason(pub.result)),
-    result.winners.length ? h("p", { class: "winners" }, icon("star"), " ", t("score.winners", { names: result.winners.map((w) => (result.seats[w] || {}).name).join(", ") })) : null,
+    // the winners first, with a star (equal totals share the win, D10)
     h("ol", { class: "scores ranking" }, order.map((i) => h("li", { class: winners.has(i) ? "winner" : "", "data-seat": i },
+      winners.has(i) ? icon("star", t("score.winners", { names: (result.seats[i] || {}).name || "" })) : null,
       seatBadge(seats()[i] || result.seats[i]), h("span", { class: "spacer" }), h("strong", { class: "total" }, result.scores[i].total)))),
     h("p", { class: "muted" }, stoneChip("grass", "fresh"), " ", t("end.last_build")),
     h("p", { class: "muted" }, t("end.rematch")));
 }
 
-function fieldsPanel(pub) {
-  return h("section", { class: "panel fields-panel" },
+function fieldsPanel(pub, extra = "") {
+  return h("section", { class: `panel fields-panel ${extra}` },
     h("h2", {}, t("table.fields_heading")),
     h("div", { class: "field-list" }, FIELDS.map((field) => {
       const occ = pub.board[field] || [];
       // a row holds about 8 pieces: the vikings get what the stones leave
       const stones = STONES.reduce((sum, stone) => sum + (pub.fields[field][stone] || 0), 0);
-      return h("div", { class: `field ${pub.sharing && pub.sharing.field === field ? "active" : ""}` },
+      return h("div", { class: `field ${pub.sharing && pub.sharing.field === field ? "active" : ""}`, "data-field": field },
         h("strong", { class: "field-letter" }, field),
         h("span", { class: "field-stones" }, stonesOf(pub.fields[field], 4)),
         h("span", { class: "field-vikings" }, vikingsOn(occ, 8 - Math.min(stones, 4))));
@@ -105,8 +109,12 @@ function cardsPanel(pub) {
   return h("section", { class: "panel cards-panel" },
     h("p", {}, t("table.draw_pile", { n: pub.cards.draw })),
     h("p", {}, t("table.general_discard", { n: pub.cards.general })),
-    pub.material.mode === "house" ? h("p", {}, t("table.deck_left", { n: pub.material.deck_left })) : h("p", {}, t("table.physical_deck")),
-    // what the pictures under each castle count
+    pub.material.mode === "house" ? h("p", {}, t("table.deck_left", { n: pub.material.deck_left })) : h("p", {}, t("table.physical_deck")));
+}
+
+/** What the pictures under each castle count (above the log, which gives up lines for it). */
+function legendPanel() {
+  return h("section", { class: "panel legend-panel" },
     h("ul", { class: "icon-legend" }, [["amulet", "hand.amulets"], ["cards", "table.cards_in_hand"],
       ["viking", "table.vikings_home"], ["shield", "table.defenders"]].map(([name, key]) =>
       h("li", { "data-icon": name }, icon(name), " ", t(key)))));

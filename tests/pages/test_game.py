@@ -47,7 +47,7 @@ def tap_something(phone: Watched, rnd: random.Random) -> bool:
     for element in candidates:
         raw = element.get_attribute("data-action")
         kind = json.loads(raw)["type"] if raw else element.get_attribute("data-table")
-        if kind == "uncommit" and rnd.random() > 0.05:
+        if kind in ("uncommit", "take_back") and rnd.random() > 0.05:
             continue  # now and then a player changes their mind
         choices.append(element)
     if not choices:
