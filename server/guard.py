@@ -37,7 +37,8 @@ KIOSK_ADDRESSES = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1"})
 
 SESSIONS_PER_ADDRESS = 8  # a phone holds one, two or three for a moment while it reconnects
 SESSIONS_IN_ALL = 128  # six players, the table display, spectators, and their reconnections
-JOIN_GRACE = 5.0  # seconds a new session has to join the table (a real client takes a few ms)
+JOIN_GRACE = 10.0  # seconds a silent new session has to join the table (a client takes ms)
+REFUSED_GRACE = 60.0  # seconds a session that asked to join, and was refused, may stay
 MALFORMED_LIMIT = 5  # unreadable messages a connection may send before it is closed
 
 
@@ -241,6 +242,7 @@ class _Session:
     address: str
     since: float
     malformed: int = 0
+    spoke: bool = False  # sent a message: its join may be under way, or refused
 
 
 class SessionGuard:
@@ -248,7 +250,8 @@ class SessionGuard:
 
     It wraps python-socketio's three Engine.IO handlers. A handshake beyond the caps is refused
     in the ``connect`` handler, before Engine.IO starts the session's ping thread; a session that
-    has not joined the table ``JOIN_GRACE`` seconds after its handshake is closed; a message
+    has said nothing ``JOIN_GRACE`` seconds after its handshake is closed, and one that asked to
+    join and was refused, ``REFUSED_GRACE`` seconds after (a phone may ask again); a message
     python-socketio cannot read is counted, and after ``MALFORMED_LIMIT`` of them the connection
     is closed, with one log line for the lot.
     """
@@ -307,6 +310,9 @@ class SessionGuard:
             raise
 
     def on_message(self, eio_sid: str, data: Any) -> Any:
+        session = self.sessions.get(eio_sid)
+        if session is not None:
+            session.spoke = True
         try:
             return self._message(eio_sid, data)
         except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as err:
@@ -383,12 +389,10 @@ class SessionGuard:
                 late = [
                     sid
                     for sid, session in self.sessions.items()
-                    if now - session.since > self.grace
+                    if now - session.since > (REFUSED_GRACE if session.spoke else self.grace)
                     and self.sio.manager.sid_from_eio_sid(sid, "/") is None
                 ]
                 idle = 0 if self.sessions else idle + 1
-                if self.refused:
-                    self.refused = 0
             for sid in late:
                 self._close(sid)
             if late:
