@@ -154,7 +154,20 @@ def create_app(settings: Settings) -> Longhall:
     app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
     store = Store(settings.db_path)
-    table = Table(store, settings)
+
+    def send(ops: list[Outgoing]) -> None:
+        server = socketio.server
+        for op in ops:
+            if op.op == "emit":
+                socketio.emit(op.event, op.payload, to=op.target)
+            elif op.op == "join":
+                server.enter_room(op.target, op.payload, namespace="/")
+            elif op.op == "leave":
+                server.leave_room(op.target, op.payload, namespace="/")
+            elif op.op == "disconnect":
+                server.disconnect(op.target, namespace="/")
+
+    table = Table(store, settings, send)
     table.join_url = join_url(settings, table.data.code)
     table.hotspot = read_hotspot(settings.hotspot_file)
 
@@ -172,19 +185,6 @@ def create_app(settings: Settings) -> Longhall:
     buckets: dict[str, TokenBucket] = {}
     buckets_lock = threading.Lock()
 
-    def send(ops: list[Outgoing]) -> None:
-        server = socketio.server
-        for op in ops:
-            if op.op == "emit":
-                socketio.emit(op.event, op.payload, to=op.target)
-            elif op.op == "join":
-                server.enter_room(op.target, op.payload, namespace="/")
-            elif op.op == "leave":
-                server.leave_room(op.target, op.payload, namespace="/")
-            elif op.op == "disconnect":
-                server.disconnect(op.target, namespace="/")
-
-    table.publisher = send
     register_pages(app, table)
     # around Flask-SocketIO's middleware: every Socket.IO transport passes through the cap
     app.wsgi_app = ConnectionLimit(  # type: ignore[method-assign]
