@@ -24,6 +24,7 @@ from flask_socketio import SocketIO
 from socketio.exceptions import ConnectionRefusedError
 from socketio.packet import BINARY_ACK, BINARY_EVENT, EVENT, Packet
 
+from . import deflate
 from .botrunner import BotRunner
 from .config import Settings
 from .connlimit import SPARE_THREADS, ConnectionLimit
@@ -154,6 +155,7 @@ def create_app(settings: Settings) -> Longhall:
     app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
     store = Store(settings.db_path)
+    deflate.install()  # compress only the large messages (snapshots), not the small patches
 
     def send(ops: list[Outgoing]) -> None:
         server = socketio.server

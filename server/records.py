@@ -76,6 +76,7 @@ class Records:
         # Views of the current version, computed once per version for all who need them.
         self._views: dict[int | None, JSON] = {}
         self._views_version = -1
+        self._decided: dict[str, Any] = {}  # what each context was, last time it was digested
 
     @classmethod
     def restore(cls, store: Store, new_code: Callable[[], str]) -> Records:
@@ -256,8 +257,23 @@ class Records:
             self._views_version = self.data.version
         view = self._views.get(seat)
         if view is None:
-            view = self._views[seat] = self.spec.view(self.state, seat)
+            view = self._views[seat] = self._frozen(seat, self.state)
         return view
+
+    def _frozen(self, seat: int | None, state: GameState) -> JSON:
+        """A seat's view as the wire carries it: an engine's view may share parts of its state
+        that the next action changes in place, and the last message sent must stay as it was,
+        for the next patch to be made against it. The public part every view holds is copied
+        once and shared, so that it is also compared once per patch (server/messages.py)."""
+        raw = self.spec.view(state, seat)
+        public = self.view(None) if seat is not None else None
+        if public is None or "public" not in raw or raw["public"] != public.get("public"):
+            frozen: JSON = json.loads(json.dumps(raw))
+            return frozen
+        return {
+            key: public["public"] if key == "public" else json.loads(json.dumps(value))
+            for key, value in raw.items()
+        }
 
     def update_contexts(self) -> None:
         """Note, per sender, the version at which what they could decide last changed."""
@@ -271,16 +287,21 @@ class Records:
             "options": data.options,
             "game": data.game,
         }
-        digests = {"lobby": digest(lobby)}
+        decided_on: dict[str, Any] = {"lobby": lobby}
         if self.state is not None and data.status == "playing":
-            digests["table"] = digest([data.paused, self.state.legal_actions(None)])
+            decided_on["table"] = [data.paused, self.state.legal_actions(None)]
             for seat in range(len(data.seats)):
                 seen = self.view(seat)
                 assert seen is not None
-                digests[f"seat:{seat}"] = digest([data.paused, seen["legal"], seen["private"]])
-        for key, value in digests.items():
-            if data.digests.get(key) != value:
-                data.digests[key] = value
+                decided_on[f"seat:{seat}"] = [data.paused, seen["legal"], seen["private"]]
+        for key, value in decided_on.items():
+            # the digest (kept in snapshots) only when the value is not the one last seen
+            if key in self._decided and self._decided[key] == value:
+                continue
+            self._decided[key] = value
+            hashed = digest(value)
+            if data.digests.get(key) != hashed:
+                data.digests[key] = hashed
                 data.contexts[key] = data.version
 
 

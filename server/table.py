@@ -153,6 +153,8 @@ class Table:
                 self._join_acks[f"{who.sid}/{cmd['id']}"] = (time.monotonic(), ack)
                 if who.sid is not None:
                     messages += self.connections.seat_guest(who.sid, extra["seat"])
+            # a connection moved into a seat's room has not had that room's last message
+            self.messages.forget([op.payload for op in messages if op.op == "join"])
             self._after_change(messages)
             return ack
 
@@ -299,7 +301,7 @@ class Table:
             assert who.sid is not None
             out = self.connections.add(who)
             seat = who.seat if who.kind == "seat" else None
-            out.append(Outgoing("emit", who.sid, "snapshot", self.messages.message_for(seat)))
+            out.append(Outgoing("emit", who.sid, "snapshot", self.messages.current(seat)))
             if who.kind == "seat":  # everyone sees the seat come back
                 out.extend(self.messages.updates())
             return out
@@ -313,7 +315,7 @@ class Table:
     def snapshot_for(self, sid: str) -> JSON:
         with self.lock:
             who = self.connections.get(sid) or Identity("public")
-            return self.messages.message_for(who.seat if who.kind == "seat" else None)
+            return self.messages.current(who.seat if who.kind == "seat" else None)
 
     def identity(self, sid: str) -> Identity:
         with self.lock:
