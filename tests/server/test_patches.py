@@ -37,7 +37,11 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
             assert phone.join(name)["ok"]
             phones.append(phone)
         rnd = random.Random(5)
-        version = phones[0].command("start")["version"]
+        joined = phones[-1].latest["version"]  # type: ignore[index]
+        phones[0].wait(lambda v: v["version"] >= joined)  # the host starts with every seat seen
+        started = phones[0].command("start")
+        assert started["ok"], started
+        version = started["version"]
         for _ in range(60):
             for phone in phones:  # every phone has seen the last command before the next
                 phone.wait(lambda v, t=version: v["version"] >= t and v["game"] is not None)
