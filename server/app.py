@@ -25,6 +25,8 @@ from flask_socketio import SocketIO
 from socketio.exceptions import ConnectionRefusedError
 from socketio.packet import BINARY_ACK, BINARY_EVENT, EVENT, Packet
 
+from . import deflate
+from .appliance import CHECK_HOSTS, CHECK_PATHS
 from .appliance import blueprint as appliance
 from .botrunner import BotRunner
 from .config import Settings
@@ -162,7 +164,21 @@ def create_app(settings: Settings, clock: Clock = time.monotonic) -> Longhall:
     app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
     store = Store(settings.db_path)
-    table = Table(store, settings)
+    deflate.install()  # compress only the large messages (snapshots), not the small patches
+
+    def send(ops: list[Outgoing]) -> None:
+        server = socketio.server
+        for op in ops:
+            if op.op == "emit":
+                socketio.emit(op.event, op.payload, to=op.target)
+            elif op.op == "join":
+                server.enter_room(op.target, op.payload, namespace="/")
+            elif op.op == "leave":
+                server.leave_room(op.target, op.payload, namespace="/")
+            elif op.op == "disconnect":
+                server.disconnect(op.target, namespace="/")
+
+    table = Table(store, settings, send)
     table.join_url = join_url(settings, table.data.code)
     table.hotspot = read_hotspot(settings.hotspot_file)
 
@@ -180,26 +196,15 @@ def create_app(settings: Settings, clock: Clock = time.monotonic) -> Longhall:
     buckets: dict[str, TokenBucket] = {}
     buckets_lock = threading.Lock()
 
-    def send(ops: list[Outgoing]) -> None:
-        server = socketio.server
-        for op in ops:
-            if op.op == "emit":
-                socketio.emit(op.event, op.payload, to=op.target)
-            elif op.op == "join":
-                server.enter_room(op.target, op.payload, namespace="/")
-            elif op.op == "leave":
-                server.leave_room(op.target, op.payload, namespace="/")
-            elif op.op == "disconnect":
-                server.disconnect(op.target, namespace="/")
-
-    table.publisher = send
     register_pages(app, table)
     app.register_blueprint(appliance)  # the kiosk's sign of life, the phones' connectivity checks
     # around Flask-SocketIO's middleware: every Socket.IO transport passes through the cap
     app.wsgi_app = ConnectionLimit(  # type: ignore[method-assign]
         app.wsgi_app, total=max(settings.threads // 2, settings.threads - SPARE_THREADS)
     )
-    app.wsgi_app = HostCheck(app.wsgi_app, settings.public_url)  # type: ignore[method-assign]
+    app.wsgi_app = HostCheck(  # type: ignore[method-assign]
+        app.wsgi_app, settings.public_url, probes=(CHECK_HOSTS, CHECK_PATHS)
+    )
     sessions = SessionGuard(socketio.server)
 
     @socketio.on("connect")

@@ -42,6 +42,19 @@ CHECK_HOSTS = (
     "www.msftncsi.com",
     "detectportal.firefox.com",
 )
+# the paths those checks ask for (served below), whatever name they ask it of
+CHECK_PATHS = frozenset(
+    {
+        "/generate_204",
+        "/gen_204",
+        "/hotspot-detect.html",
+        "/library/test/success.html",
+        "/connecttest.txt",
+        "/ncsi.txt",
+        "/success.txt",
+        "/canonical.html",
+    }
+)
 
 
 class KioskBeat:

@@ -79,7 +79,7 @@ class BotRunner:
         table = self.table
         if self.auto_next is None or table.data.status != "playing" or table.data.paused:
             return None
-        if not table.state.legal_actions(None):
+        if not table.records.game().legal_actions(None):
             return None
         now = time.monotonic()
         if since is None:

@@ -190,8 +190,17 @@ class HostCheck:
     An IP address as the host is always fine: a browser sends it only to that very address.
     """
 
-    def __init__(self, app: WSGIApp, public_url: str | None = None) -> None:
+    def __init__(
+        self,
+        app: WSGIApp,
+        public_url: str | None = None,
+        probes: tuple[Iterable[str], Iterable[str]] = ((), ()),
+    ) -> None:
         self.app = app
+        # a phone's connectivity check asks a name of its maker's (the hotspot's DNS sends it
+        # here): those names get those fixed answers, and nothing else of the server
+        self.probe_names = frozenset(probes[0])
+        self.probe_paths = frozenset(probes[1])
         names = {"localhost"}
         hostname = socket.gethostname().lower().rstrip(".")
         if hostname:
@@ -217,9 +226,18 @@ class HostCheck:
             return False
         return True
 
+    def probe(self, host: str, environ: dict[str, Any]) -> bool:
+        """Whether a request is a connectivity check, for one of the names those ask."""
+        name = host.rpartition(":")[0] if host.rpartition(":")[2].isdigit() else host
+        return (
+            name.lower().rstrip(".") in self.probe_names
+            and environ.get("REQUEST_METHOD") in ("GET", "HEAD")
+            and environ.get("PATH_INFO") in self.probe_paths
+        )
+
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
         host = str(environ.get("HTTP_HOST", ""))
-        if self.allowed(host):
+        if self.allowed(host) or self.probe(host, environ):
             return self.app(environ, start_response)
         log.warning("refused a request for the name %s", escape(host[:80]))
         body = b"This server does not serve that name.\n"

@@ -1,77 +1,36 @@
-"""The shape of every command a client may send, checked before anything else looks at it.
+"""The envelope every command a client sends shares, checked before anything else looks at it.
 
 See ``docs/protocol.md`` for the whole protocol. A command is one JSON object sent with the
 Socket.IO event ``command``: ``{"type", "id", "version", ...}``. ``id`` is chosen by the client
 (a repeated id is answered with the first answer and not applied twice) and ``version`` is the
-table version the client last saw (a command made against an outdated view is refused).
+table version the client last saw (a command made against an outdated view is refused). What
+each ``type`` takes, who may send it and what it does is declared once, in
+:mod:`server.commands`.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from .games.api import IllegalAction
 
 CommandError = IllegalAction
+Command = dict[str, Any]
 
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_.:-]{8,64}$")
 MAX_NAME = 24
 LANGUAGES = ("en", "nl", "fr", "de")  # the languages of the pages' catalogs
-
-# type -> {field: type}; every command also carries "type", "id" and "version".
-COMMANDS: dict[str, dict[str, type]] = {
-    "join": {"name": str, "colour": str},
-    "profile": {"name": str, "colour": str},
-    "add_bot": {"bot": str},
-    "remove_seat": {"seat": int},
-    "kick": {"seat": int},
-    "handover": {"seat": int},
-    "botify": {"seat": int, "bot": str},
-    "move_seat": {"seat": int, "to": int},
-    "set_start_player": {"seat": int},
-    "set_options": {"deck": str},
-    "set_game": {"game": str},
-    "set_language": {"lang": str},
-    "start": {},
-    "pause": {},
-    "resume": {},
-    "end_game": {},
-    "act": {"action": dict},
-    "table": {"action": dict},
-    "proxy": {"seat": int, "action": dict},
-    "history": {},
-}
-
-# Commands only the host may send.
-HOST_ONLY = frozenset(
-    {
-        "add_bot",
-        "remove_seat",
-        "kick",
-        "handover",
-        "botify",
-        "move_seat",
-        "set_start_player",
-        "set_options",
-        "set_game",
-        "set_language",
-        "start",
-        "pause",
-        "resume",
-        "end_game",
-        "proxy",
-        "history",
-    }
-)
+ENVELOPE = ("type", "id", "version")
 
 
-def check_command(payload: object) -> dict[str, Any]:
-    """Return the command if its shape is right, else raise ``CommandError``."""
+def check_shape(payload: object, kinds: Mapping[str, Mapping[str, type]]) -> Command:
+    """Return the command if its envelope and fields have the right shape, else raise."""
     if not isinstance(payload, dict):
         raise CommandError("malformed", "A command must be a JSON object.")
     kind = payload.get("type")
-    if not isinstance(kind, str) or kind not in COMMANDS:
+    if not isinstance(kind, str) or kind not in kinds:
         raise CommandError("unknown_command", "There is no such command.", command=str(kind)[:32])
     cid = payload.get("id")
     if not isinstance(cid, str) or not ID_PATTERN.match(cid):
@@ -81,9 +40,9 @@ def check_command(payload: object) -> dict[str, Any]:
     version = payload.get("version")
     if type(version) is not int or version < 0:
         raise CommandError("bad_version", "A command needs the table version it was made against.")
-    fields = COMMANDS[kind]
+    fields = kinds[kind]
     for key in payload:
-        if key not in fields and key not in ("type", "id", "version"):
+        if key not in fields and key not in ENVELOPE:
             raise CommandError("malformed", f"The command {kind!r} takes no {key!r}.", command=kind)
     for key, want in fields.items():
         value = payload.get(key)

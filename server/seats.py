@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, Literal
 
 # The castle colours; each also has a symbol, so colour is never the only cue.
 COLOURS: dict[str, str] = {
@@ -17,6 +17,7 @@ COLOURS: dict[str, str] = {
     "black": "✚",
 }
 BOT_KINDS = ("greedy", "random", "expert")
+OccupantKind = Literal["human", "bot"]
 
 
 def new_token() -> str:
@@ -30,12 +31,13 @@ def hash_token(token: str) -> str:
 
 
 @dataclass
-class Seat:
-    """One seat: a player's phone or a bot."""
+class Occupant:
+    """Who sits in one seat: a player's phone or a bot (a seat's number is its place in the
+    table's list; ``server.games.api.Seat`` is that number)."""
 
     name: str
     colour: str
-    kind: str = "human"  # human | bot
+    kind: OccupantKind = "human"
     bot: str | None = None  # greedy | random for bots
     token_hash: str | None = None  # humans only
     vacant: bool = False  # a human seat whose phone was sent away during a game
@@ -44,7 +46,7 @@ class Seat:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Seat:
+    def from_dict(cls, data: dict[str, Any]) -> Occupant:
         return cls(**data)
 
     def public(self) -> dict[str, Any]:

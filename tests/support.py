@@ -143,19 +143,43 @@ class Phone:
         self.seat: int | None = None
         self.changed = threading.Event()
         self.sio = socketio.Client(reconnection=False)
-        for event in ("snapshot", "update", "notice", "replaced", "revoked"):
+        # python-socketio's client hands each message to a thread of its own, so two updates can
+        # be handled out of order; a browser handles them in order, and so does this phone
+        trigger = self.sio.eio._trigger_event
+
+        def in_order(event: str, *args: Any, **kwargs: Any) -> Any:
+            kwargs.pop("run_async", None)
+            return trigger(event, *args, **kwargs)
+
+        self.sio.eio._trigger_event = in_order
+        for event in ("snapshot", "update", "patch", "notice", "replaced", "revoked"):
             self.sio.on(event, self._handler(event))
+        self.resyncs = 0  # snapshots asked for after a gap in the patches
 
     def _handler(self, event: str):  # type: ignore[no-untyped-def]
         def handle(data: Any) -> None:
             self.messages.append((event, data))
-            if event in ("snapshot", "update") and (
+            if event == "patch":
+                self._patch(data)
+            elif event in ("snapshot", "update") and (
                 self.latest is None or data["seq"] >= self.latest["seq"] or event == "snapshot"
             ):
                 self.latest = data
             self.changed.set()
 
         return handle
+
+    def _patch(self, patch: dict[str, Any]) -> None:
+        """Rebuild the message from the last one, or ask for a snapshot after a gap (as the
+        pages do, server/static/patch.js)."""
+        latest = self.latest
+        if latest is not None and patch["seq"] <= latest["seq"]:
+            return
+        if latest is None or patch["base"] != latest["seq"]:
+            self.resyncs += 1
+            self.sio.emit("snapshot", callback=self._handler("snapshot"))
+            return
+        self.latest = apply_patch(latest, patch["ops"])
 
     def connect(self) -> Phone:
         auth = {"token": self.token} if self.token else self.auth
@@ -185,7 +209,14 @@ class Phone:
             if self.latest is not None and predicate(self.latest):
                 return self.latest
             self.changed.wait(0.05)
-        raise TimeoutError(f"{self.name}: waited in vain; latest {str(self.latest)[:300]}")
+        heard = [
+            (e, b.get("seq"), b.get("base"), b.get("version"))
+            for e, b in self.messages[-12:]
+            if isinstance(b, dict)
+        ]
+        raise TimeoutError(
+            f"{self.name}: waited in vain; latest {str(self.latest)[:300]}; last heard {heard}"
+        )
 
     def command(
         self, kind: str, cid: str | None = None, version: int | None = None, **fields: Any
@@ -205,6 +236,56 @@ class Phone:
             self.token, self.seat = ack["token"], ack["seat"]
             self.wait(lambda v: v["you"] is not None)
         return ack
+
+
+def received(messages: list[tuple[str, Any]]) -> list[tuple[dict[str, Any], str]]:
+    """Every whole message a client had, in order: snapshots and updates as sent, patches
+    applied to the message before them; each with the text that came over the wire (the patch
+    itself for a patch), to search for secrets. A patch that does not follow fails."""
+    out: list[tuple[dict[str, Any], str]] = []
+    latest: dict[str, Any] | None = None
+    for event, body in messages:
+        if event in ("snapshot", "update"):
+            latest = body
+        elif event == "patch":
+            if latest is not None and body["seq"] <= latest["seq"]:
+                continue
+            assert latest is not None and body["base"] == latest["seq"], (
+                "a gap in the patches",
+                [
+                    (e, b.get("seq"), b.get("base"))
+                    for e, b in messages[max(0, len(out) - 4) : len(out) + 4]
+                    if isinstance(b, dict)
+                ],
+                len(out),
+            )
+            latest = apply_patch(latest, body["ops"])
+        else:
+            continue
+        out.append((latest, json.dumps(body)))
+    return out
+
+
+def apply_patch(doc: Any, ops: list[Any]) -> Any:
+    """The message a patch's ops make of ``doc`` (server/static/patch.js in Python)."""
+    for op in ops:
+        path = op[0]
+        doc = op[1] if not path else _set_in(doc, path, op)
+    return doc
+
+
+def _set_in(node: Any, path: list[Any], op: list[Any]) -> Any:
+    copy = list(node) if isinstance(node, list) else dict(node)
+    key = path[0]
+    if len(path) > 1:
+        copy[key] = _set_in(node[key], path[1:], op)
+    elif len(op) == 1:
+        del copy[key]
+    elif isinstance(copy, list) and key == len(copy):
+        copy.append(op[1])  # as in JavaScript, setting the index after the last one appends
+    else:
+        copy[key] = op[1]
+    return copy
 
 
 def replay_states(db: Path, game_id: int) -> list[Any]:

@@ -103,8 +103,8 @@ class GameSpec:
     title: str
     min_players: int
     max_players: int
-    new: Callable[[Mapping[str, Any], int], Any]
-    from_dict: Callable[[Mapping[str, Any]], Any]
+    new: Callable[[Mapping[str, Any], int], GameState]
+    from_dict: Callable[[Mapping[str, Any]], GameState]
     view: Callable[[Any, Seat], JSON]
     bots: Mapping[str, BotFactory]
     # For the conformance tests: a copy of the state in which everything hidden from ``seat``

@@ -2,6 +2,7 @@
 // and small DOM helpers. No framework and no build step: the Pi serves these files as they are.
 
 import { io } from "/static/vendor/socket.io-4.8.3.esm.min.js";
+import { onPatch } from "/static/patch.js";
 
 export const LANGUAGES = ["en", "nl", "fr", "de"];
 const LANG_KEY = "longhall.lang";
@@ -252,6 +253,12 @@ export function connectTable(auth, handlers) {
   };
   socket.on("snapshot", (m) => take(m, true));
   socket.on("update", (m) => take(m, false));
+  // Patches against the last message (server/static/patch.js); a gap asks for a snapshot.
+  socket.on("patch", (p) =>
+    onPatch(p, latest, (m) => take(m, false), () =>
+      socket.emit("snapshot", (s) => s && s.table && take(s, true)),
+    ),
+  );
   socket.on("notice", (n) => handlers.notice && handlers.notice(n));
   for (const event of ["replaced", "revoked"]) {
     socket.on(event, (data) => {

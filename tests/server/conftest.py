@@ -11,6 +11,7 @@ import pytest
 
 from server.app import Longhall, create_app
 from server.config import Settings
+from tests.support import apply_patch
 
 
 class Client:
@@ -36,12 +37,19 @@ class Client:
         return got
 
     def last(self) -> dict[str, Any]:
-        """The newest snapshot or update."""
+        """The newest snapshot or update, patches applied (a gap would fail the test)."""
         self.pump()
-        for message in reversed(self.messages):
+        latest: dict[str, Any] | None = None
+        for message in self.messages:
+            body = message["args"][0] if message["args"] else None
             if message["name"] in ("snapshot", "update"):
-                return message["args"][0]  # type: ignore[no-any-return]
-        raise AssertionError("no snapshot received")
+                latest = body
+            elif message["name"] == "patch" and latest is not None:
+                assert body["base"] == latest["seq"], "a patch that does not follow"
+                latest = apply_patch(latest, body["ops"])
+        if latest is None:
+            raise AssertionError("no snapshot received")
+        return latest
 
     def send(
         self, kind: str, version: int | None = None, cid: str | None = None, **fields: Any

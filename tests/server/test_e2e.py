@@ -19,7 +19,7 @@ import socketio
 from server.games.api import progress_actions
 from server.games.registry import GAMES
 
-from ..support import Phone, ServerProcess, replay_states
+from ..support import Phone, ServerProcess, received, replay_states
 
 pytestmark = pytest.mark.slow
 
@@ -122,20 +122,18 @@ def test_a_whole_game_with_three_phones_and_three_bots_leaks_nothing(server: Ser
     spec = GAMES["eketorp"]
     revealed_at: dict[str, int] = {}
     for client in [*phones, table_display, *spectators]:
-        for event, body in client.messages:
-            if event in ("snapshot", "update"):
-                for reveal in body["table"]["reveals"]:
-                    revealed_at[reveal["salt"]] = min(
-                        revealed_at.get(reveal["salt"], 1 << 30), body["version"]
-                    )
+        for body, _ in received(client.messages):
+            for reveal in body["table"]["reveals"]:
+                revealed_at[reveal["salt"]] = min(
+                    revealed_at.get(reveal["salt"], 1 << 30), body["version"]
+                )
     assert len(revealed_at) > 10
     checked = 0
     for client in [*phones, table_display, *spectators]:
         seat = client.seat
-        for event, body in client.messages:
-            if event not in ("snapshot", "update"):
-                continue
-            text = json.dumps(body)
+        # patches rebuilt into whole messages: exactly the view a snapshot would have shown
+        for body, wire in received(client.messages):
+            text = json.dumps(body) + wire
             if body["game"] is not None and body["table"]["game_id"] == game_id:
                 expected = spec.view(states[body["steps"]], seat)
                 assert body["game"] == json.loads(json.dumps(expected))

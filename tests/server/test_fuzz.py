@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from server.app import Longhall, create_app
+from server.commands import COMMANDS
 from server.config import Settings
-from server.protocol import COMMANDS
 from server.ratelimit import TokenBucket
 
 from .conftest import Client, seated

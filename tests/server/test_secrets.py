@@ -10,6 +10,7 @@ from typing import Any
 from server.app import Longhall
 from server.games.api import progress_actions
 from server.table import Identity, Table
+from tests.support import received
 
 from .conftest import Client, seated
 
@@ -88,11 +89,9 @@ def test_no_message_holds_another_seats_secret(scripted: Longhall) -> None:
     checked = 0
     for client, seat in [*((p, p.seat) for p in phones), (spectator, None)]:
         client.pump()
-        for message in client.messages:
-            if message["name"] not in ("snapshot", "update"):
-                continue
-            body = message["args"][0]
-            text = json.dumps(body)
+        pairs = [(m["name"], m["args"][0] if m["args"] else None) for m in client.messages]
+        for body, wire in received(pairs):  # patches applied, and searched as sent
+            text = json.dumps(body) + wire
             # 1. the game part is exactly this reader's view of the state at that version
             if body["game"] is not None:
                 state = spec.from_dict(states[body["version"]])

@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from server.app import Longhall
+from tests.support import received
 
 from .conftest import Client, seated
 from .test_secrets import play_whole_game, record_versions
@@ -51,10 +52,8 @@ def test_no_message_holds_another_seats_barrels(scripted: Longhall) -> None:
     checked = 0
     for client, seat in [*((p, p.seat) for p in phones), (spectator, None)]:
         client.pump()
-        for message in client.messages:
-            if message["name"] not in ("snapshot", "update"):
-                continue
-            body = message["args"][0]
+        pairs = [(m["name"], m["args"][0] if m["args"] else None) for m in client.messages]
+        for body, _ in received(pairs):  # patches applied to the message before them
             game = body["game"]
             if game is None or game.get("game") != "vikings_on_board":
                 continue

@@ -55,6 +55,15 @@ def test_each_check_gets_the_online_answer(
     assert not answer.history  # no redirect: a redirect is what a captive portal does
 
 
+def test_a_check_name_gets_only_the_checks_answers(server: ServerProcess) -> None:
+    # the names the checks ask pass the Host check for those paths alone (no DNS rebinding)
+    for path in ("/", "/api/table", "/phone/"):
+        answer = requests.get(server.url + path, headers={"Host": "captive.apple.com"}, timeout=10)
+        assert answer.status_code == 421, path
+    answer = requests.get(server.url + "/success.txt", headers={"Host": "evil.example"}, timeout=10)
+    assert answer.status_code == 421
+
+
 def test_the_kiosk_says_it_is_alive(server: ServerProcess) -> None:
     url = server.url + "/appliance/kiosk-alive"
     assert requests.post(url, timeout=10).status_code == 204

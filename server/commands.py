@@ -1,0 +1,634 @@
+"""Every command a client, a button or a bot may send, each declared once.
+
+A :class:`CommandKind` says what a command takes (its fields, checked by
+:func:`server.protocol.check_shape`, and :attr:`~CommandKind.check` for their values), who may
+send it, what the table must be doing for it (:attr:`~CommandKind.needs`), what it was decided on
+(:attr:`~CommandKind.context`, for refusing stale commands), how it becomes a record
+(:attr:`~CommandKind.prepare`: any randomness is drawn there, once) and how that record changes
+the table (:attr:`~CommandKind.apply`: deterministic, also used to replay the journal). The game's
+own actions are declared the same way, by each game's ``Phase.handlers``.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from .config import Settings
+from .gamedata import default_config
+from .games.api import JSON
+from .games.registry import GAMES
+from .netinfo import qr_svg
+from .protocol import LANGUAGES, Command, CommandError, check_shape, clean_name
+from .seats import BOT_KINDS, COLOURS, Occupant, hash_token, new_token
+from .store import Store
+
+if TYPE_CHECKING:
+    from .connections import Identity
+    from .records import Outcome, Records
+
+Record = dict[str, Any]
+# Who may send a command: a guest (a phone with the table's code, not seated yet), any seated
+# player, only the host, the table's buttons and timers, or a bot playing its seat.
+Sender = Literal["guest", "player", "host", "button", "bot"]
+# What a command was decided on, so that a command made against a view that has changed since
+# is refused: the lobby, the sender's own seat, the seat it names, the table's own steps; or
+# nothing that can change under it (another player sitting down does not make "add a bot" stale).
+Context = Literal["lobby", "own_seat", "named_seat", "table"] | None
+# What the table must be doing: in the lobby (no game running), a game being played, or a game
+# being played and not paused.
+Needs = Literal["lobby", "game", "running"] | None
+# What the host may do for a seat whose phone is gone or that a bot plays (D9; physical deck).
+PROXY_ACTIONS = frozenset({"auto_build", "card_add", "card_remove", "card_done"})
+
+
+@dataclass(frozen=True)
+class LobbyGame:
+    """A game the lobby offers (it has phone and table pages): its seats' colours, the lobby
+    options it takes, whether its engine plays the seats' own colours, its playing time."""
+
+    colours: tuple[str, ...]
+    options: tuple[str, ...]
+    seat_colours: bool
+    minutes: tuple[int, int]
+
+
+LOBBY_GAMES: dict[str, LobbyGame] = {
+    # Eketorp's box: 60 minutes
+    "eketorp": LobbyGame(tuple(COLOURS), ("deck",), False, (60, 60)),
+    # Vikings on Board: 4 colours (V0.1); the box says 30 to 60 minutes
+    "vikings_on_board": LobbyGame(("red", "blue", "yellow", "green"), (), True, (30, 60)),
+}
+
+
+class Desk(Protocol):
+    """What preparing a record may look at: the table, its settings and who is connected."""
+
+    records: Records
+    store: Store
+    settings: Settings
+    join_url: str
+    lobby_games: Mapping[str, LobbyGame]
+
+    def present(self) -> set[int]: ...
+
+
+Prepared = tuple[Record, JSON]  # the record's own fields, and what only the sender is told
+Prepare = Callable[["Desk", "Identity", Command], Prepared]
+Apply = Callable[["Records", Record], "Outcome"]
+Answer = Callable[["Desk"], JSON]
+# Whether a seated player who is not the host may send a host's command all the same.
+OwnSeat = Callable[["Identity", Command], bool]
+
+
+def _nothing(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    return {}, {}
+
+
+def _no_check(cmd: Command) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class CommandKind:
+    """One kind of command, from its fields to its effect on the table."""
+
+    name: str
+    fields: Mapping[str, type]
+    by: frozenset[Sender]
+    needs: Needs = None
+    context: Context = "lobby"
+    check: Callable[[Command], None] = _no_check
+    prepare: Prepare = _nothing
+    apply: Apply | None = None  # None: a question, answered by ``answer`` and never recorded
+    answer: Answer | None = None
+    # a host's command a player may also send for their own seat (taking it back from a bot)
+    own_seat: OwnSeat | None = None
+
+    @property
+    def host_only(self) -> bool:
+        return "host" in self.by and "player" not in self.by
+
+
+# -- checks and preparations shared by several kinds ------------------------------------------
+
+
+def seat_index(desk: Desk, seat: int) -> int:
+    if not 0 <= seat < len(desk.records.data.seats):
+        raise CommandError("no_such_seat", "There is no such seat.", seat=seat)
+    return seat
+
+
+def game_colours(lobby_games: Mapping[str, LobbyGame], game: str) -> tuple[str, ...]:
+    """The seats' colours a game has (a game the lobby does not offer: every colour)."""
+    lobby = lobby_games.get(game)
+    return lobby.colours if lobby else tuple(COLOURS)
+
+
+def free_colour(desk: Desk, wanted: str, mine: int | None = None) -> str:
+    taken = {s.colour for i, s in enumerate(desk.records.data.seats) if i != mine}
+    colours = game_colours(desk.lobby_games, desk.records.data.game)
+    if wanted:
+        if wanted not in colours:
+            raise CommandError("bad_colour", "There is no such colour.", colour=wanted[:16])
+        if wanted in taken:
+            raise CommandError("colour_taken", "That colour is taken.", colour=wanted)
+        return wanted
+    return next(c for c in colours if c not in taken)
+
+
+def room_for_one_more(desk: Desk) -> None:
+    spec = desk.records.spec
+    if len(desk.records.data.seats) >= spec.max_players:
+        raise CommandError(
+            "table_full", f"The table is full ({spec.max_players} seats).", max=spec.max_players
+        )
+
+
+def check_bot(cmd: Command, allow_none: bool = False) -> None:
+    if cmd["bot"] not in BOT_KINDS and not (allow_none and cmd["bot"] == ""):
+        raise CommandError("unknown_bot", "A bot is 'greedy' or 'random'.", bot=cmd["bot"][:16])
+
+
+def named_seat(desk: Desk, cmd: Command) -> int:
+    """The seat a command names, which must not be the host's own."""
+    seat = seat_index(desk, cmd["seat"])
+    if seat == desk.records.data.host:
+        # the host's phone would be sent away before it could hand the seat on, and nobody
+        # would be left to run the table: the host keeps their seat
+        raise CommandError("cannot_remove_host", "The host keeps their seat.")
+    return seat
+
+
+def _record(**fields: Any) -> Prepared:
+    return fields, {}
+
+
+# -- the lobby -------------------------------------------------------------------------------
+
+
+def _check_name(cmd: Command) -> None:
+    clean_name(cmd["name"])
+
+
+def prepare_join(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    room_for_one_more(desk)
+    colour = free_colour(desk, cmd["colour"])
+    token = new_token()
+    record = {"name": clean_name(cmd["name"]), "colour": colour, "token_hash": hash_token(token)}
+    return record, {"token": token, "seat": len(desk.records.data.seats)}
+
+
+def apply_join(table: Records, record: Record) -> Outcome:
+    data = table.data
+    data.seats.append(Occupant(record["name"], record["colour"], token_hash=record["token_hash"]))
+    if data.host is None:
+        data.host = len(data.seats) - 1
+    return _outcome()
+
+
+def prepare_profile(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    assert who.seat is not None
+    colour = (  # "" keeps the colour the seat has
+        free_colour(desk, cmd["colour"], mine=who.seat)
+        if cmd["colour"]
+        else desk.records.data.seats[who.seat].colour
+    )
+    return _record(seat=who.seat, name=clean_name(cmd["name"]), colour=colour)
+
+
+def apply_profile(table: Records, record: Record) -> Outcome:
+    seat = table.data.seats[record["seat"]]
+    seat.name, seat.colour = record["name"], record["colour"]
+    return _outcome()
+
+
+def prepare_add_bot(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    if cmd["bot"] not in desk.records.spec.bots:  # not every game has every kind of bot
+        raise CommandError("unknown_bot", "A bot is 'greedy' or 'random'.", bot=cmd["bot"])
+    room_for_one_more(desk)
+    colour = free_colour(desk, "")
+    return _record(bot=cmd["bot"], colour=colour, name=f"Bot {COLOURS[colour]}")
+
+
+def apply_add_bot(table: Records, record: Record) -> Outcome:
+    seat = Occupant(record["name"], record["colour"], kind="bot", bot=record["bot"])
+    table.data.seats.append(seat)
+    return _outcome()
+
+
+def prepare_remove_seat(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    seat = named_seat(desk, cmd)
+    data = desk.records.data
+    if data.status == "playing" and data.seats[seat].kind == "bot":
+        raise CommandError(
+            "bot_in_game", "A bot plays until the game ends; end the game to remove it."
+        )
+    return _record(seat=seat)
+
+
+def apply_remove_seat(table: Records, record: Record) -> Outcome:
+    return table.remove_seat(record["seat"])
+
+
+def prepare_handover(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    seat = named_seat(desk, cmd)
+    data = desk.records.data
+    if data.seats[seat].kind == "bot" and data.status != "playing":
+        raise CommandError("not_a_player", "Remove the bot and let the new player join instead.")
+    token = new_token()
+    claim = f"{desk.join_url}#claim={token}"
+    extra = {"token": token, "seat": seat, "claim_url": claim, "claim_qr": qr_svg(claim)}
+    return {"seat": seat, "token_hash": hash_token(token)}, extra
+
+
+def apply_handover(table: Records, record: Record) -> Outcome:
+    outcome = table.revoke(record["seat"])
+    seat = table.data.seats[record["seat"]]
+    seat.kind, seat.bot, seat.vacant = "human", None, False
+    seat.token_hash = record["token_hash"]
+    return outcome
+
+
+def prepare_botify(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    seat = seat_index(desk, cmd["seat"])
+    if desk.records.data.seats[seat].kind != "human":
+        raise CommandError("not_a_player", "That seat is a bot already.")
+    return _record(seat=seat, bot=cmd["bot"] or None)
+
+
+def own_seat_back(who: Identity, cmd: Command) -> bool:
+    """A player takes their own seat back from the bot standing in for them."""
+    return bool(cmd["seat"] == who.seat and cmd["bot"] == "")
+
+
+def apply_botify(table: Records, record: Record) -> Outcome:
+    # a bot stands in for this player while their phone is away (or stops doing so)
+    table.data.seats[record["seat"]].bot = record["bot"]
+    return _outcome()
+
+
+def prepare_move_seat(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    return _record(seat=seat_index(desk, cmd["seat"]), to=seat_index(desk, cmd["to"]))
+
+
+def apply_move_seat(table: Records, record: Record) -> Outcome:
+    return table.move_seat(record["seat"], record["to"])
+
+
+def prepare_start_player(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    return _record(seat=seat_index(desk, cmd["seat"]))
+
+
+def apply_start_player(table: Records, record: Record) -> Outcome:
+    table.data.start_player = record["seat"]
+    return _outcome()
+
+
+def prepare_set_game(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    if cmd["game"] not in desk.lobby_games:
+        raise CommandError(
+            "unknown_game", "That game cannot be played here yet.", game=cmd["game"][:32]
+        )
+    spec, lobby = GAMES[cmd["game"]], desk.lobby_games[cmd["game"]]
+    seats = desk.records.data.seats
+    if len(seats) > spec.max_players:
+        raise CommandError(
+            "too_many_for_game",
+            f"{spec.title} is for {spec.min_players} to {spec.max_players} players and"
+            f" {len(seats)} are seated: remove a seat first.",
+            game=cmd["game"],
+            min=spec.min_players,
+            max=spec.max_players,
+            seated=len(seats),
+        )
+    # a seat whose colour the game does not have takes one it has (the seats stay)
+    colours = [s.colour for s in seats]
+    for i, colour in enumerate(colours):
+        if colour not in lobby.colours:
+            colours[i] = next(c for c in lobby.colours if c not in colours)
+    return _record(game=cmd["game"], colours=colours)
+
+
+def apply_set_game(table: Records, record: Record) -> Outcome:
+    table.data.game = record["game"]
+    table.spec = GAMES[record["game"]]
+    for seat, colour in zip(table.data.seats, record.get("colours", ()), strict=False):
+        seat.colour = colour
+    table.state = None  # the last game's board belongs to the other game
+    return _outcome()
+
+
+def _check_deck(cmd: Command) -> None:
+    if cmd["deck"] not in ("house", "physical"):
+        raise CommandError("bad_option", "The material deck is 'house' or 'physical'.")
+
+
+def apply_set_options(table: Records, record: Record) -> Outcome:
+    table.data.options = dict(record["options"])
+    return _outcome()
+
+
+def _check_language(cmd: Command) -> None:
+    if cmd["lang"] not in (*LANGUAGES, ""):
+        raise CommandError(
+            "bad_language",
+            "The table display speaks English (en), Dutch (nl), French (fr) or German (de).",
+            lang=cmd["lang"][:8],
+        )
+
+
+def apply_set_language(table: Records, record: Record) -> Outcome:
+    table.data.language = record["lang"]
+    return _outcome()
+
+
+# -- the game --------------------------------------------------------------------------------
+
+
+def prepare_start(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    data, spec = desk.records.data, desk.records.spec
+    n = len(data.seats)
+    if not spec.min_players <= n <= spec.max_players:
+        raise CommandError(
+            "bad_players",
+            f"{spec.title} needs {spec.min_players} to {spec.max_players} players; {n} seated.",
+            min=spec.min_players,
+            max=spec.max_players,
+            seated=n,
+        )
+    waiting = [s for s in data.seats if s.vacant and not s.bot]
+    if waiting:  # a game cannot wait for a phone that is not coming
+        raise CommandError(
+            "seat_vacant",
+            f"{waiting[0].name}'s seat has no phone: hand it to a new phone, let a bot"
+            " play it, or remove it.",
+            name=waiting[0].name,
+        )
+    lobby = desk.lobby_games[data.game]
+    options = {k: v for k, v in data.options.items() if k in lobby.options}
+    if lobby.seat_colours:  # each player plays the colour they sat down with
+        options["colours"] = [s.colour for s in data.seats]
+    config = default_config(
+        data.game,
+        n,
+        start_player=min(data.start_player, n - 1),
+        data_dir=desk.settings.data_dir,
+        **options,
+    )
+    seed = secrets.randbits(62) if desk.settings.seed is None else desk.settings.seed
+    return _record(config=config, seed=seed + data.next_game_id - 1, at=time.time())
+
+
+def _pause(paused: bool) -> Prepare:
+    def prepare(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+        if paused and desk.records.data.paused:
+            raise CommandError("already_paused", "The game is already paused.")
+        if not paused and not desk.records.data.paused:
+            raise CommandError("already_running", "The game is not paused.")
+        return {}, {}
+
+    return prepare
+
+
+def _set_paused(paused: bool) -> Apply:
+    def apply(table: Records, record: Record) -> Outcome:
+        table.data.paused = paused
+        return _outcome()
+
+    return apply
+
+
+def prepare_end_game(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    return _record(at=time.time())
+
+
+def apply_end_game(table: Records, record: Record) -> Outcome:
+    return _outcome(game_row=table.finish("abandoned", record["at"]))
+
+
+def _action(desk: Desk, seat: int | None, who: Identity, cmd: Command) -> Prepared:
+    return _record(seat=seat, action=cmd["action"], by=who.kind, salts={}, at=time.time())
+
+
+def prepare_act(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    if who.kind == "seat" and who.seat is not None:
+        seat = desk.records.data.seats[who.seat]
+        if seat.kind == "human" and seat.bot is not None:
+            raise CommandError("bot_standing_in", "A bot plays for you: take your seat back first.")
+    return _action(desk, who.seat, who, cmd)
+
+
+def prepare_table(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    return _action(desk, None, who, cmd)
+
+
+def prepare_proxy(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    actor = seat_index(desk, cmd["seat"])
+    target = desk.records.data.seats[actor]
+    if not (target.kind == "bot" or target.vacant or actor not in desk.present()):
+        raise CommandError("seat_is_playing", "That player is here: they play their own moves.")
+    if cmd["action"].get("type") not in PROXY_ACTIONS:
+        raise CommandError(
+            "not_allowed", "The host can only build or enter a material card for another seat."
+        )
+    return _action(desk, actor, who, cmd)
+
+
+def apply_action(table: Records, record: Record) -> Outcome:
+    return table.act(record)
+
+
+def answer_history(desk: Desk) -> JSON:
+    """The games kept here, for the host. A game still being played keeps its seed to itself:
+    with the seed, anyone could deal every hand and the draw pile again."""
+    games = desk.store.games()
+    for game in games:
+        if game["status"] == "playing":
+            game.pop("seed", None)
+    return {"games": games}
+
+
+def _outcome(**fields: Any) -> Outcome:
+    from .records import Outcome  # records imports this module: its Outcome is made here late
+
+    return Outcome(**fields)
+
+
+PLAYER: frozenset[Sender] = frozenset({"player", "host"})
+HOST: frozenset[Sender] = frozenset({"host"})
+HOST_OR_BUTTON: frozenset[Sender] = frozenset({"host", "button"})
+
+KINDS: dict[str, CommandKind] = {
+    kind.name: kind
+    for kind in (
+        CommandKind(
+            "join",
+            {"name": str, "colour": str},
+            by=frozenset({"guest"}),
+            needs="lobby",
+            check=_check_name,
+            prepare=prepare_join,
+            apply=apply_join,
+        ),
+        CommandKind(
+            "profile",
+            {"name": str, "colour": str},
+            by=PLAYER,
+            needs="lobby",
+            check=_check_name,
+            prepare=prepare_profile,
+            apply=apply_profile,
+        ),
+        CommandKind(
+            "add_bot",
+            {"bot": str},
+            by=HOST,
+            needs="lobby",
+            context=None,
+            check=check_bot,
+            prepare=prepare_add_bot,
+            apply=apply_add_bot,
+        ),
+        CommandKind(
+            "remove_seat",
+            {"seat": int},
+            by=HOST,
+            prepare=prepare_remove_seat,
+            apply=apply_remove_seat,
+        ),
+        CommandKind(
+            "kick", {"seat": int}, by=HOST, prepare=prepare_remove_seat, apply=apply_remove_seat
+        ),
+        CommandKind(
+            "handover", {"seat": int}, by=HOST, prepare=prepare_handover, apply=apply_handover
+        ),
+        CommandKind(
+            "botify",
+            {"seat": int, "bot": str},
+            by=HOST,
+            check=lambda cmd: check_bot(cmd, allow_none=True),
+            prepare=prepare_botify,
+            apply=apply_botify,
+            own_seat=own_seat_back,
+        ),
+        CommandKind(
+            "move_seat",
+            {"seat": int, "to": int},
+            by=HOST,
+            needs="lobby",
+            prepare=prepare_move_seat,
+            apply=apply_move_seat,
+        ),
+        CommandKind(
+            "set_start_player",
+            {"seat": int},
+            by=HOST,
+            needs="lobby",
+            prepare=prepare_start_player,
+            apply=apply_start_player,
+        ),
+        CommandKind(
+            "set_options",
+            {"deck": str},
+            by=HOST,
+            needs="lobby",
+            context=None,
+            check=_check_deck,
+            prepare=lambda desk, who, cmd: _record(options={"deck": cmd["deck"]}),
+            apply=apply_set_options,
+        ),
+        CommandKind(
+            "set_game",
+            {"game": str},
+            by=HOST,
+            needs="lobby",
+            prepare=prepare_set_game,
+            apply=apply_set_game,
+        ),
+        CommandKind(
+            "set_language",
+            {"lang": str},
+            by=HOST,
+            context=None,
+            check=_check_language,
+            prepare=lambda desk, who, cmd: _record(lang=cmd["lang"] or None),
+            apply=apply_set_language,
+        ),
+        CommandKind(
+            "start",
+            {},
+            by=HOST_OR_BUTTON,
+            needs="lobby",
+            prepare=prepare_start,
+            apply=lambda table, record: table.start(record),
+        ),
+        CommandKind(
+            "pause",
+            {},
+            by=HOST_OR_BUTTON,
+            needs="game",
+            context=None,
+            prepare=_pause(True),
+            apply=_set_paused(True),
+        ),
+        CommandKind(
+            "resume",
+            {},
+            by=HOST_OR_BUTTON,
+            needs="game",
+            context=None,
+            prepare=_pause(False),
+            apply=_set_paused(False),
+        ),
+        CommandKind(
+            "end_game",
+            {},
+            by=HOST,
+            needs="game",
+            context=None,
+            prepare=prepare_end_game,
+            apply=apply_end_game,
+        ),
+        CommandKind(
+            "act",
+            {"action": dict},
+            by=frozenset({"player", "host", "bot"}),
+            needs="running",
+            context="own_seat",
+            prepare=prepare_act,
+            apply=apply_action,
+        ),
+        CommandKind(
+            "table",
+            {"action": dict},
+            by=frozenset({"player", "host", "button"}),
+            needs="running",
+            context="table",
+            prepare=prepare_table,
+            apply=apply_action,
+        ),
+        CommandKind(
+            "proxy",
+            {"seat": int, "action": dict},
+            by=HOST,
+            needs="running",
+            context="named_seat",
+            prepare=prepare_proxy,
+            apply=apply_action,
+        ),
+        CommandKind("history", {}, by=HOST, context=None, answer=answer_history),
+    )
+}
+
+# Each kind's fields, for the shape check and the fuzz tests.
+COMMANDS: dict[str, Mapping[str, type]] = {name: kind.fields for name, kind in KINDS.items()}
+HOST_ONLY = frozenset(name for name, kind in KINDS.items() if kind.host_only)
+
+
+def check_command(payload: object) -> Command:
+    """Return the command if its shape is right, else raise ``CommandError``."""
+    return check_shape(payload, COMMANDS)
