@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from ..support import ROOT, ServerProcess
+from ..support import ROOT, ServerProcess, apply_patch
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -67,6 +67,7 @@ class Watched:
         self.name = name
         self.errors: list[str] = []
         self.messages: list[tuple[str, dict[str, Any]]] = []
+        self.latest: dict[str, Any] | None = None  # the last whole message, for the next patch
         self.checked_ok = self.checked_bad = 0  # fingerprint checks seen on the table display
         page.on("console", self._console)
         page.on("pageerror", lambda err: self.errors.append(f"pageerror: {err}"))
@@ -92,11 +93,31 @@ class Watched:
                 self._packets(response.text())
 
     def _packets(self, text: str) -> None:
+        """Record every whole message the page had: snapshots and updates as sent, a patch
+        applied to the message before it (as server/static/patch.js does; after a gap the page
+        asks for a snapshot, which comes back as the answer to its ``snapshot`` event)."""
         for packet in text.split("\x1e"):
-            if packet.startswith("42"):
-                body = json.loads(packet[2:])
-                if isinstance(body, list) and body and body[0] in ("snapshot", "update"):
-                    self.messages.append((body[0], body[1]))
+            if not packet.startswith(("42", "43")):
+                continue
+            start = packet.find("[")
+            body = json.loads(packet[start:]) if start >= 0 else None
+            if not isinstance(body, list) or not body:
+                continue
+            if packet.startswith("43"):  # an answer: the one holding a message is a snapshot
+                if isinstance(body[0], dict) and "seq" in body[0] and "table" in body[0]:
+                    self._take("snapshot", body[0])
+            elif body[0] in ("snapshot", "update"):
+                self._take(body[0], body[1])
+            elif body[0] == "patch":
+                patch, latest = body[1], self.latest
+                if latest is not None and patch["base"] == latest["seq"]:
+                    self._take("update", apply_patch(latest, patch["ops"]))
+                else:
+                    self.latest = None  # a gap: the page asks for a snapshot
+
+    def _take(self, event: str, message: dict[str, Any]) -> None:
+        self.latest = message
+        self.messages.append((event, message))
 
     def text(self) -> str:
         return str(self.page.inner_text("body"))
