@@ -106,16 +106,21 @@ DETAILS = """() => {
 }"""
 
 
-# Resolves when the page has drawn a version, on the page's own change of data-version (a
-# MutationObserver), not by polling against a budget: a busy machine makes the page slower, not
-# wrong. The ceiling is only there so that a page that never gets there fails instead of hanging.
+# Resolves when the page has drawn a version (in a game, with the game's screen), on the page's
+# own change of data-version or data-phase (a MutationObserver), not by polling against a budget:
+# a busy machine makes the page slower, not wrong. The ceiling is only there so that a page that
+# never gets there fails instead of hanging.
 REACHED = """([version, ceiling]) => new Promise((resolve, reject) => {
-  const reached = () => Number(document.body.dataset.version) >= version;
+  // and, in a game, its game's screen is drawn (the game's module loads after the first draw)
+  const body = document.body.dataset;
+  const reached = () =>
+    Number(body.version) >= version && (body.status !== "playing" || body.phase);
   if (reached()) return resolve(true);
   const watch = new MutationObserver(() => {
     if (reached()) { watch.disconnect(); clearTimeout(stuck); resolve(true); }
   });
-  watch.observe(document.body, { attributes: true, attributeFilter: ["data-version"] });
+  const filter = ["data-version", "data-phase"];
+  watch.observe(document.body, { attributes: true, attributeFilter: filter });
   const stuck = setTimeout(() => {
     watch.disconnect();
     reject(new Error(`version ${document.body.dataset.version}, never ${version}`));
