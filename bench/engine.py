@@ -98,11 +98,13 @@ def main() -> None:
         ("eketorp", 4, "random"),
         ("vikings_on_board", 4, "random"),
         ("vikings_on_board", 4, "greedy"),
+        ("vikings_gone_wild", 4, "random"),
+        ("vikings_gone_wild", 4, "greedy"),
     ]
     for game, players, bot in cases:
         if game in GAMES:
             results["runs"].append(games_per_second(game, players, bot, args.seconds))
-    for game, players in (("eketorp", 6), ("vikings_on_board", 4)):
+    for game, players in (("eketorp", 6), ("vikings_on_board", 4), ("vikings_gone_wild", 4)):
         if game in GAMES:
             results["apply"].append(apply_cost(game, players, 20))
     if args.json:

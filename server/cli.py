@@ -28,7 +28,11 @@ def build_parser() -> argparse.ArgumentParser:
         default="greedy",
         help="mixed: greedy bots on even seats, random bots on odd seats",
     )
-    sim.add_argument("--deck", help="Eketorp: a material deck file instead of the house deck")
+    sim.add_argument(
+        "--deck",
+        help="a data file instead of the house one: Eketorp's material deck, Vikings on Board's"
+        " components, Vikings Gone Wild's card data",
+    )
     sim.add_argument("--json", action="store_true", help="one JSON object per game, then totals")
 
     srv = sub.add_parser("serve", help="run the game-night server for one table")

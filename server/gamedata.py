@@ -116,10 +116,51 @@ def vikings_on_board_config(
     return config
 
 
+VIKINGS_GONE_WILD_CARDS_NAME = "vikings-gone-wild-cards.json"
+
+
+def load_vikings_gone_wild_cards(
+    path: str | Path | None = None, data_dir: str | Path | None = None
+) -> Any:
+    """Return Vikings Gone Wild's card names and counts (W0): ``path``, else
+    ``<data_dir>/vikings-gone-wild-cards.json`` if a group put one there, else the house file."""
+    return load_data_file(
+        "card data",
+        "server.games.vikings_gone_wild",
+        "cards.json",
+        VIKINGS_GONE_WILD_CARDS_NAME,
+        path,
+        data_dir,
+    )
+
+
+def vikings_gone_wild_config(
+    players: int,
+    *,
+    start_player: int = 0,
+    deck_file: str | Path | None = None,
+    data_dir: str | Path | None = None,
+    **options: Any,
+) -> dict[str, Any]:
+    """Return a config for a new game of Vikings Gone Wild, with its card data filled in (W0).
+
+    ``options`` pass on ``end_mark``, ``bonus`` and ``numbers`` (the card numbers a group entered
+    before, D1); ``deck_file`` (``longhall simulate --deck``) names a card data file.
+    """
+    config: dict[str, Any] = {
+        "players": players,
+        "first_player": start_player,
+        "cards": load_vikings_gone_wild_cards(deck_file, data_dir),
+    }
+    config.update(options)
+    return config
+
+
 # Per game: a function (players, start_player=..., data_dir=..., **options) -> complete config.
 CONFIG_BUILDERS: dict[str, Callable[..., dict[str, Any]]] = {
     "eketorp": eketorp_config,
     "vikings_on_board": vikings_on_board_config,
+    "vikings_gone_wild": vikings_gone_wild_config,
 }
 
 

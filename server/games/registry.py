@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from .api import GameSpec
 from .eketorp import SPEC as EKETORP
+from .vikings_gone_wild import SPEC as VIKINGS_GONE_WILD
 from .vikings_on_board import SPEC as VIKINGS_ON_BOARD
 
-GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (EKETORP, VIKINGS_ON_BOARD)}
+GAMES: dict[str, GameSpec] = {
+    spec.name: spec for spec in (EKETORP, VIKINGS_ON_BOARD, VIKINGS_GONE_WILD)
+}
 
 
 def get(name: str) -> GameSpec:

@@ -1,0 +1,252 @@
+"""The state of one game of Vikings Gone Wild: plain data, each field listed once, and the
+helpers every phase shares (points and favours, building limits, the undo stack).
+
+Longhall keeps the score track and the referee's arithmetic; the cards stay on the table. What each
+phase allows and what follows it is declared in one table, ``phases.PHASES``; routing, the
+transitions and the JSON round trip are the shared ones of ``games.phased`` (``round`` is the turn).
+
+Identities: seats are 0..n-1, clockwise (the player on a seat's left is the next seat). A seat's
+village is a list of buildings in the order they were built; building 0 is always the town hall.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..phased import PhasedState, deep_copy
+from . import rules as R
+
+# The JSON shape of every action: its type and the keys it takes.
+ACTION_SHAPES: dict[str, dict[str, type | tuple[type, ...]]] = {
+    "next": {},
+    "take_mission": {"name": str, "points": int},
+    "pass_mission": {},
+    "build": {"kind": str},
+    "upgrade": {},
+    "card_numbers": {"card": str, "defence": int, "points": int, "resource": str, "favour": bool},
+    "attack": {"target": int, "building": int, "attack": int, "cards": int},
+    "defend": {"cards": int, "value": int},
+    "undead_river": {"resource": str},
+    "undead_board": {"resource": str},
+    "complete_mission": {"slot": int},
+    "swap_mission": {"slot": int, "name": str, "points": int},
+    "spend": {"building": int, "count": int},
+    "undo": {},
+    "end_turn": {},
+    "store": {"building": int, "count": int},
+    "store_done": {},
+    "keep": {"cards": int},
+    "bonus": {"meets": list},
+    "tiebreak": {"meets": bool},
+}
+
+# The fields an undo restores (D15): everything a player's own action can change.
+UNDONE = (
+    "score",
+    "points",
+    "reached",
+    "favours",
+    "favours_left",
+    "villages",
+    "numbers",
+    "missions",
+    "done",
+    "missions_left",
+    "swapped",
+    "undead_used",
+    "loot",
+    "last_turn",
+)
+UNDO_DEPTH = 30
+
+
+class WildState(PhasedState):
+    """Everything about one game of Vikings Gone Wild; mutated only through :meth:`apply`."""
+
+    game = "vikings_gone_wild"
+    title = "Vikings Gone Wild"
+    ACTION_SHAPES = ACTION_SHAPES
+    LOG_ROUND = "turn"
+
+    FIELDS_ORDER = (
+        "config",
+        "n",
+        "rng",
+        "version",
+        "round",
+        "phase",
+        "first",
+        "current",
+        "score",
+        "points",
+        "reached",
+        "favours",
+        "favours_left",
+        "villages",
+        "numbers",
+        "missions",
+        "done",
+        "missions_left",
+        "decided",
+        "swapped",
+        "undead_used",
+        "loot",
+        "kept",
+        "target",
+        "successes",
+        "repelled",
+        "attack",
+        "last_attack",
+        "last_turn",
+        "bonus",
+        "box",
+        "claims",
+        "tiebreak",
+        "undo_stack",
+        "log",
+        "result",
+    )
+    __slots__ = FIELDS_ORDER
+
+    config: dict[str, Any]
+    first: int  # the seat holding the first-player token (W2.8)
+    current: int | None  # the seat whose turn it is in the players' phase (W2.4)
+    score: list[int]  # per seat: its marker on the score track
+    points: list[dict[str, int]]  # per seat: where its points came from
+    reached: list[list[int]]  # per seat: the favour spaces already reached (W8.1)
+    favours: list[int]  # per seat: divine favours taken
+    favours_left: int  # W8.3
+    villages: list[list[dict[str, Any]]]  # per seat: town hall then buildings (W3)
+    numbers: dict[str, dict[str, Any]]  # per card: the entered defence and rewards (D1)
+    missions: list[list[dict[str, Any]]]  # per seat: missions held (secret, W1.2)
+    done: list[list[dict[str, Any]]]  # per seat: missions completed (public, D14)
+    missions_left: int  # the mission pile (D13)
+    decided: list[bool]  # per seat: answered this phase (draw, storage, end of turn)
+    swapped: list[bool]  # per seat: swapped a mission this turn (W7.3)
+    undead_used: list[bool]  # per seat: beat the board's undead this turn (W6.2)
+    loot: list[dict[str, int]]  # per seat: resources it may store this turn (D11)
+    kept: list[int]  # per seat: cards kept by its Drakkars from the last turn (W2.3, D12)
+    target: int | None  # the player the current player attacks this turn (W4.2)
+    successes: int  # the current player's damaged buildings this turn (W4.8)
+    repelled: list[list[int]]  # (player, building) that repelled the current player (D21)
+    attack: dict[str, Any] | None  # the attack waiting for the defender (D3)
+    last_attack: dict[str, Any] | None  # the last attack answered, with its arithmetic
+    last_turn: bool  # W9.3
+    bonus: list[str]  # the 4 bonus cards in play (W1.3)
+    box: list[str]  # the bonus cards left in the box, in a hidden order (D17)
+    claims: list[list[bool] | None]  # per seat: which bonus cards it meets (W9.4)
+    tiebreak: dict[str, Any] | None  # W9.6
+    undo_stack: list[dict[str, Any]]  # D15
+    result: dict[str, Any] | None
+
+    def scores(self) -> list[dict[str, Any]]:
+        """Return each seat's points with where they came from."""
+        return [
+            {"seat": s, "total": self.score[s], "breakdown": dict(self.points[s])}
+            for s in range(self.n)
+        ]
+
+    def winners(self) -> list[int]:
+        """Return the winners once decided (W9.5-W9.7), else the seats leading now."""
+        if self.result is not None:
+            return list(self.result["winners"])
+        best = max(self.score)
+        return [s for s in range(self.n) if self.score[s] == best]
+
+    # -- helpers shared by the phases ----------------------------------------------------------
+
+    def order(self) -> list[int]:
+        """Return the seats in playing order, from the first player clockwise (W2.4)."""
+        return [(self.first + k) % self.n for k in range(self.n)]
+
+    def town_hall(self, seat: int) -> dict[str, Any]:
+        return self.villages[seat][0]
+
+    def active_level(self, seat: int) -> int:
+        """Return the town hall level in force: one under construction is not yet (W3.5, D8)."""
+        hall = self.town_hall(seat)
+        level: int = hall["level"]
+        return level - 1 if hall["new"] else level
+
+    def buildings(self, seat: int) -> list[dict[str, Any]]:
+        """Return a seat's buildings, the town hall left out (W3.3)."""
+        return self.villages[seat][1:]
+
+    def count(self, seat: int, kind: str, active: bool = False) -> int:
+        """Return how many buildings of ``kind`` a seat has (``active``: not under construction)."""
+        return sum(
+            1 for b in self.buildings(seat) if b["kind"] == kind and not (active and b["new"])
+        )
+
+    def card_of(self, building: Mapping[str, Any]) -> str:
+        """Return the card whose numbers a building uses (D1)."""
+        if building["kind"] == R.TOWN_HALL:
+            return R.town_hall_card(building["level"])
+        kind: str = building["kind"]
+        return kind
+
+    def attacked(self, seat: int) -> bool:
+        """Return whether a seat has been attacked this turn: a damage marker anywhere (W4.3)."""
+        return any(b["damaged"] for b in self.villages[seat])
+
+    def figures(self, seat: int) -> dict[str, int]:
+        """Return a seat's production and draw for this turn (W2.2, W2.3)."""
+        return {
+            "gold": self.count(seat, "gold_factory", active=True),
+            "beer": self.count(seat, "brewery", active=True),
+            "taverns": self.count(seat, "tavern", active=True),
+            "draw": R.DRAW + self.count(seat, "tavern", active=True),
+            "kept": self.kept[seat],
+        }
+
+    def gain(self, seat: int, amount: int, why: str) -> None:
+        """Move a seat's marker on; reaching a favour space or the end mark counts at once."""
+        if amount <= 0:
+            return
+        before = self.score[seat]
+        self.score[seat] = after = before + amount
+        self.points[seat][why] = self.points[seat].get(why, 0) + amount
+        self.record("points", seat=seat, points=amount, why=why, total=after)
+        if self.phase in ("bonus", "tiebreak"):
+            return  # the game is over: the track's spaces no longer count
+        for space in R.FAVOUR_SPACES:  # W8.1: even outside the seat's turn
+            if before < space <= after and space not in self.reached[seat]:
+                self.reached[seat].append(space)
+                self.earn_favour(seat, f"space_{space}")
+        if not self.last_turn and after >= self.config["end_mark"]:  # W9.3
+            self.last_turn = True
+            self.record("end_mark", seat=seat, total=after, mark=self.config["end_mark"])
+
+    def earn_favour(self, seat: int, why: str) -> None:
+        """Give a seat a divine favour if one is left (W8.2, W8.3)."""
+        if self.favours_left <= 0:
+            self.record("no_favour_left", seat=seat, why=why)
+            return
+        self.favours_left -= 1
+        self.favours[seat] += 1
+        self.record("favour", seat=seat, why=why, left=self.favours_left)
+
+    def push_undo(self) -> None:
+        """Remember the state before one of the current player's actions (D15)."""
+        snapshot = deep_copy({name: getattr(self, name) for name in UNDONE})
+        self.undo_stack.append(snapshot)
+        del self.undo_stack[:-UNDO_DEPTH]
+
+    def pop_undo(self) -> None:
+        snapshot = self.undo_stack.pop()
+        for name, value in snapshot.items():
+            setattr(self, name, value)
+
+
+def new_game(config: Mapping[str, Any], seed: int) -> WildState:
+    """Set up a game (W1) from a config and a seed."""
+    from .setup import setup
+
+    return setup(config, seed)
+
+
+# The phase table refers to this module's class, so it is imported last.
+from .phases import PHASES  # noqa: E402
+
+WildState.PHASES = PHASES

@@ -1,0 +1,63 @@
+"""What each reader sees: missions secret to their owner (W1.2, D14), the attack value secret until
+the answer (D3), the phone's figures (W2.2, W2.3), the table display's track (W8.1, W9.1)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from server.games.vikings_gone_wild import SPEC
+
+from ..conformance import assert_no_leak
+from .helpers import BRAM, MARIE, VINCENT, attack, give, new_game, to_players
+
+
+def test_missions_are_seen_by_their_owner_only() -> None:
+    # W1.2, D14
+    st = new_game(3)
+    st.apply(MARIE, {"type": "take_mission", "name": "", "points": 1})
+    for seat in (None, VINCENT, BRAM):
+        seen = json.dumps(SPEC.view(st, seat))
+        assert '"missions": [{' not in seen
+    assert SPEC.view(st, MARIE)["private"]["missions"] == [{"slot": 0, "name": "", "points": 1}]
+    assert SPEC.view(st, None)["private"] is None
+    assert SPEC.view(st, VINCENT)["public"]["seats"][MARIE]["missions_held"] == 1
+    assert_no_leak(SPEC, st, random.Random(1))
+
+
+def test_swapped_missions_stay_secret() -> None:
+    # W7.3, D14
+    st = to_players(3)
+    st.apply(VINCENT, {"type": "swap_mission", "slot": 0, "name": "", "points": 3})
+    assert SPEC.view(st, MARIE) == SPEC.view(
+        SPEC.resample_hidden(st, MARIE, random.Random(2)), MARIE
+    )
+    assert "points" not in st.log[-1]
+    assert SPEC.view(st, VINCENT)["private"]["mission_points"] == 4
+
+
+def test_the_attack_value_leaves_the_engine_only_for_its_attacker() -> None:
+    # D3
+    st = to_players(3)
+    attack(st, MARIE, 0, 37, cards=4)
+    for seat in (None, MARIE, BRAM):
+        assert "37" not in json.dumps(SPEC.view(st, seat)), seat
+    assert "37" in json.dumps(SPEC.view(st, VINCENT))
+    assert_no_leak(SPEC, st, random.Random(3))
+
+
+def test_the_phone_and_table_figures() -> None:
+    # W2.2, W2.3: "produce 2 gold, 1 beer; draw 7"
+    st = to_players(3)
+    give(st, VINCENT, "gold_factory", "gold_factory", "brewery", "tavern", "tavern")
+    public = SPEC.view(st, VINCENT)["public"]
+    assert public["seats"][VINCENT]["figures"] == {
+        "gold": 2,
+        "beer": 1,
+        "taverns": 2,
+        "draw": 7,
+        "kept": 0,
+    }
+    assert public["favour_spaces"] == [5, 12, 20] and public["end_mark"] == 30
+    assert public["phase"] == "players" and public["current"] == VINCENT
+    assert public["order"] == [VINCENT, MARIE, BRAM]
