@@ -43,7 +43,7 @@ DYNAMIC = {
     "colour": ["red", "blue", "yellow", "green", "white", "black"],
     "score": ["amulets", "grass", "wood", "clay", "stone", "complete"],
     "hardware": ["hardware_failed", "hardware_pin_map", "hardware_no_gpio", "hardware_mock"],
-    "games": ["eketorp", "vikings_on_board"],
+    "games": ["eketorp", "vikings_on_board", "vikings_gone_wild"],
 }
 
 
