@@ -39,9 +39,11 @@ function resetAttack() {
   Object.assign(local, { target: null, building: null, attack: "", cards: "1", numbers: null, editNumbers: false });
 }
 
+// A text field with the numeric keyboard: the shell keeps the cursor across a redraw with
+// setSelectionRange, which a type=number field refuses.
 function field(id, label, value, set, attrs = {}) {
   return h("label", { class: "vgw-field", for: id }, h("span", {}, label),
-    h("input", { id, type: "number", inputmode: "numeric", min: attrs.min ?? 0, max: attrs.max ?? 99, value, oninput: (e) => set(e.target.value) }));
+    h("input", { id, type: "text", inputmode: "numeric", pattern: "[0-9]*", maxlength: 2, "aria-valuemin": attrs.min ?? 0, "aria-valuemax": attrs.max ?? 99, value, oninput: (e) => set(e.target.value) }));
 }
 
 function nextButton(label) {
