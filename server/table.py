@@ -51,6 +51,8 @@ LOBBY_GAMES: dict[str, LobbyGame] = {
     "eketorp": LobbyGame(tuple(COLOURS), ("deck",), False, (60, 60)),
     # Vikings on Board: 4 colours (V0.1); the box says 30 to 60 minutes
     "vikings_on_board": LobbyGame(("red", "blue", "yellow", "green"), (), True, (30, 60)),
+    # Vikings Gone Wild: 2 to 4 players (W0.1); the box says 45 minutes
+    "vikings_gone_wild": LobbyGame(tuple(COLOURS), (), False, (45, 45)),
 }
 SEEN_PER_IDENTITY = 256  # command ids remembered per sender, to answer repeats
 SINGLE_REVEALS_KEPT = 6  # choices revealed one at a time (a combat card), besides the last batch
