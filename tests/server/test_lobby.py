@@ -191,7 +191,7 @@ def test_the_host_picks_the_game_among_those_with_pages(longhall: Longhall) -> N
         "min_players": 2,
         "max_players": 4,  # V0.1
         "minutes": [30, 60],
-        "bots": ["greedy", "random"],
+        "bots": ["greedy", "random", "expert"],
         "options": [],
     }
     assert table["lobby_games"]["vikings_gone_wild"] == {
