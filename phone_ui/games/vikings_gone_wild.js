@@ -295,14 +295,18 @@ function defencePrompt(g) {
   const known = pub.numbers[a.card];
   const base = known ? known.defence : 0;
   const added = num(local.defValue) ?? 0;
+  const attackValue = g.private && g.private.attack ? g.private.attack.attack : null;  // D3
   return h("section", { class: "panel vgw-prompt vgw-defend", "data-prompt": "defend" },
     h("h2", {}, t("vgw.defend.title")),
-    h("p", { class: "big-text" }, t("vgw.defend.question", { name: name(a.attacker), building: buildingName(pub, a.target, a.building), cards: a.cards })),
+    h("p", { class: "big-text" }, t("vgw.defend.question", { name: name(a.attacker), building: buildingName(pub, a.target, a.building), value: attackValue, cards: a.cards })),
     h("p", { class: "muted small-text" }, t("vgw.defend.fingerprint", { fp: (msg.table.fingerprints[a.attacker] || "").slice(0, 8) })),
     h("div", { class: "vgw-fields" },
       field("vgw-def-cards", t("vgw.defend.cards"), local.defCards, (v) => { local.defCards = v; render(); }, { max: 20 }),
       field("vgw-def-value", t("vgw.defend.value"), local.defValue, (v) => { local.defValue = v; render(); })),
     h("p", { class: "vgw-sum" }, t("vgw.defend.sum", { defence: base, added, total: base + added })),
+    // W4.7, W5.2: the attack succeeds when its value is at least the defence plus the cards
+    attackValue === null ? null : h("p", { class: "vgw-outcome", "data-outcome": attackValue >= base + added ? "falls" : "holds" },
+      t(attackValue >= base + added ? "vgw.defend.falls" : "vgw.defend.holds", { total: base + added, value: attackValue })),
     h("div", { class: "button-row" },
       h("button", {
         class: "primary", id: "vgw-defend", disabled: busy(),

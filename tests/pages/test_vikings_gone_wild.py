@@ -184,21 +184,24 @@ def numbers_at(node: Any, keys: set[str], path: tuple[Any, ...] = ()) -> list[tu
 
 
 def pending_values(watched: list[Watched]) -> dict[str, int]:
-    """Each committed attack's value by its fingerprint, from its attacker's own messages."""
+    """Each committed attack's value by its fingerprint, from its attacker's and its defender's
+    own messages (D3)."""
     out = {}
     for phone in watched:
         for _, message in phone.messages:
             game = message.get("game")
             own = game and game.get("private") and game["private"]["attack"]
             if own:
-                fingerprint = message["table"]["fingerprints"][str(game["seat"])]
+                attacker = game["public"]["attack"]["attacker"]
+                fingerprint = message["table"]["fingerprints"][str(attacker)]
                 out[fingerprint] = own["attack"]
     return out
 
 
 def check_secrecy(watched: Watched, seat: int | None, values: dict[str, int]) -> int:
-    """No message this page received holds another seat's missions or an attack value before
-    its defender answered; return how many messages were checked."""
+    """No message this page received holds another seat's missions, or an attack value before
+    its defender answered unless this page is its attacker's or its defender's (D3); return how
+    many messages were checked."""
     checked = 0
     for _, message in watched.messages:
         game = message.get("game")
@@ -211,7 +214,9 @@ def check_secrecy(watched: Watched, seat: int | None, values: dict[str, int]) ->
         else:
             assert game["seat"] == seat
             own = game["private"]["attack"]
-            assert own is None or (pub["attack"] and pub["attack"]["attacker"] == seat)
+            assert own is None or (
+                pub["attack"] and seat in (pub["attack"]["attacker"], pub["attack"]["target"])
+            )
         for s in pub["seats"]:  # how many missions each holds, never which (W1.2, D14)
             assert "missions" not in s and set(s) >= {"missions_held", "missions_done"}
         for event in pub["log"]:
@@ -221,7 +226,7 @@ def check_secrecy(watched: Watched, seat: int | None, values: dict[str, int]) ->
             assert set(attack) == {"attacker", "target", "building", "card", "cards"}
             fingerprint = message["table"]["fingerprints"].get(str(attack["attacker"]))
             value = values.get(fingerprint)
-            if attack["attacker"] != seat and value is not None:
+            if seat not in (attack["attacker"], attack["target"]) and value is not None:
                 found = [p for p, v in numbers_at(message, {"attack", "value"}) if v == value]
                 assert not found, f"{watched.name}: the uncommitted attack value at {found}"
     return checked
