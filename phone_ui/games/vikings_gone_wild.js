@@ -298,7 +298,7 @@ function defencePrompt(g) {
   const attackValue = g.private && g.private.attack ? g.private.attack.attack : null;  // D3
   return h("section", { class: "panel vgw-prompt vgw-defend", "data-prompt": "defend" },
     h("h2", {}, t("vgw.defend.title")),
-    h("p", { class: "big-text" }, t("vgw.defend.question", { name: name(a.attacker), building: buildingName(pub, a.target, a.building), value: attackValue, cards: a.cards })),
+    h("p", { class: "big-text" }, t("vgw.defend.question", { name: name(a.attacker), building: buildingName(pub, a.target, a.building), value: attackValue ?? "?", cards: a.cards })),
     h("p", { class: "muted small-text" }, t("vgw.defend.fingerprint", { fp: (msg.table.fingerprints[a.attacker] || "").slice(0, 8) })),
     h("div", { class: "vgw-fields" },
       field("vgw-def-cards", t("vgw.defend.cards"), local.defCards, (v) => { local.defCards = v; render(); }, { max: 20 }),
