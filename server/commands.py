@@ -61,6 +61,9 @@ LOBBY_GAMES: dict[str, LobbyGame] = {
     "eketorp": LobbyGame(tuple(COLOURS), ("deck",), False, (60, 60)),
     # Vikings on Board: 4 colours (V0.1); the box says 30 to 60 minutes
     "vikings_on_board": LobbyGame(("red", "blue", "yellow", "green"), (), True, (30, 60)),
+    # Vikings Gone Wild: 2 to 4 players (W0.1); the printed rules give no playing time: about
+    # 45 minutes is Longhall's own estimate
+    "vikings_gone_wild": LobbyGame(tuple(COLOURS), (), False, (45, 45)),
 }
 
 

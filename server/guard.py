@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from .appliance import CHECK_HOSTS
+
 log = logging.getLogger("longhall.guard")
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
@@ -187,7 +189,10 @@ class HostCheck:
 
     A page from elsewhere whose name is made to point at the Pi (DNS rebinding) is same-origin
     with itself, so the Origin check passes; its Host header still carries the foreign name.
-    An IP address as the host is always fine: a browser sends it only to that very address.
+    An IP address as the host is always fine: a browser sends it only to that very address. The
+    names the hotspot's own DNS gives the Pi are served too: its name on the hotspot (``NAME.lan``)
+    and the phones' connectivity-check names (:data:`~server.appliance.CHECK_HOSTS`), which only
+    the Pi's DNS points here and no stranger can rebind.
     """
 
     def __init__(
@@ -204,7 +209,9 @@ class HostCheck:
         names = {"localhost"}
         hostname = socket.gethostname().lower().rstrip(".")
         if hostname:
-            names |= {hostname, f"{hostname}.local", hostname.split(".")[0] + ".local"}
+            short = hostname.split(".")[0]
+            names |= {hostname, f"{hostname}.local", f"{short}.local", f"{short}.lan"}
+        names |= set(CHECK_HOSTS)
         if public_url:
             names.add((urlsplit(public_url).hostname or "").lower().rstrip("."))
         names.discard("")

@@ -454,6 +454,12 @@ else
     run_if "[ -e $WATCHDOG_CONF ]" rm -f "$WATCHDOG_CONF"
 fi
 
+# The journal's limits: a flood of log lines (a stranger's garbage, a loop) never fills the SD card.
+say "The journal's limits: at most 64 MB on the SD card"
+run install -d -m 0755 /etc/systemd/journald.conf.d
+run install -m 0644 "$HERE/journald-longhall.conf" /etc/systemd/journald.conf.d/longhall.conf
+run systemctl try-restart systemd-journald
+
 # -- 5. the hotspot -------------------------------------------------------------------------------
 
 HOTSPOT_SETTINGS=(

@@ -44,7 +44,7 @@ DYNAMIC = {
     "colour": ["red", "blue", "yellow", "green", "white", "black"],
     "score": ["amulets", "grass", "wood", "clay", "stone", "complete"],
     "hardware": ["hardware_failed", "hardware_pin_map", "hardware_no_gpio", "hardware_mock"],
-    "games": ["eketorp", "vikings_on_board"],
+    "games": ["eketorp", "vikings_on_board", "vikings_gone_wild"],
 }
 
 
@@ -273,3 +273,43 @@ def test_vikings_on_board_words_are_complete_in_every_language() -> None:
         keys += [f"vob.log.{v}" for e in events for v in variants.get(e, [e])]
         missing = [k for k in keys if k not in cat]
         assert not missing, f"{lang}: {missing}"
+
+
+def test_vikings_gone_wild_words_are_complete_in_every_language() -> None:
+    """Every building kind (W0.2), phase, source of points, bonus card and log event of the
+    engine has its words; French takes the printed rules' terms."""
+    from server.gamedata import load_vikings_gone_wild_cards
+    from server.games.vikings_gone_wild import rules as R
+    from server.games.vikings_gone_wild.phases import PHASES
+
+    events, whys = set(), set()
+    for path in (ROOT / "server" / "games" / "vikings_gone_wild").glob("*.py"):
+        source = path.read_text(encoding="utf-8")
+        events |= set(re.findall(r'record\(\s*"([a-z_]+)"', source))
+        whys |= set(re.findall(r'gain\([^)]*"([a-z_]+)"\)', source))
+    assert {"attack", "attack_answered", "bonus_split", "game_over"} <= events
+    assert {"attacks", "defence", "missions", "bonus"} <= whys
+    bonuses = [b["id"] for b in load_vikings_gone_wild_cards()["bonuses"]]
+    variants = {
+        "attack_answered": ["attack_success", "attack_repelled"],
+        "turn_over": ["turn_over", "last_turn_over"],
+    }
+    for lang in LANGUAGES:
+        cat = catalog(lang)
+        keys = [f"vgw.kind.{k}" for k in R.BUILDING_KINDS] + [
+            f"vgw.resource.{r}" for r in R.RESOURCES
+        ]
+        keys += [f"vgw.phase.{p}" for p in PHASES] + [
+            f"vgw.help.{p}" for p in PHASES if p != "setup"
+        ]
+        keys += [f"vgw.why.{w}" for w in whys] + [f"vgw.bonus.{b}" for b in bonuses]
+        keys += [f"vgw.log.{v}" for e in events for v in variants.get(e, [e])]
+        keys += ["games.vikings_gone_wild", "vgw.marker.new", "vgw.marker.damaged"]
+        missing = [k for k in keys if k not in cat]
+        assert not missing, f"{lang}: {missing}"
+    fr = catalog("fr")
+    assert (
+        fr["vgw.kind.gold_factory"] == "Fabrique d'Or"
+        and "Hôtel de Ville" in fr["vgw.village.hall"]
+    )
+    assert fr["vgw.phase.storage"] == "Phase de Stockage" and "Faveur Divine" in fr["vgw.favour"]

@@ -185,13 +185,20 @@ def test_a_rematch_does_not_wait_for_a_seat_without_a_phone(longhall: Longhall) 
 def test_the_host_picks_the_game_among_those_with_pages(longhall: Longhall) -> None:
     (anna,) = seated(longhall, ["Anna"])
     table = anna.last()["table"]
-    assert table["games"] == ["eketorp", "vikings_on_board"]
+    assert table["games"] == ["eketorp", "vikings_on_board", "vikings_gone_wild"]
     assert table["lobby_games"]["eketorp"]["min_players"] == 3
     assert table["lobby_games"]["vikings_on_board"] == {
         "min_players": 2,
         "max_players": 4,  # V0.1
         "minutes": [30, 60],
-        "bots": ["greedy", "random", "expert"],  # Vikings on Board has an expert bot
+        "bots": ["greedy", "random", "expert"],
+        "options": [],
+    }
+    assert table["lobby_games"]["vikings_gone_wild"] == {
+        "min_players": 2,
+        "max_players": 4,  # W0.1
+        "minutes": [45, 45],
+        "bots": ["greedy", "random"],
         "options": [],
     }
     assert anna.send("set_game", game="carcassonne")["error"]["code"] == "unknown_game"

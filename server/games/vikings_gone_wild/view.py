@@ -6,7 +6,8 @@ player's production and draw, the card numbers entered, the bonus cards in play,
 progress without its value (D3: its fingerprint is published by the server from
 :func:`commitments`), the last attack's arithmetic, how many missions each player holds and the
 missions they completed. ``private`` holds the reader's own missions (W1.2, D14), the value of
-their own attack waiting for an answer, and their bonus and tie-break answers until everyone has
+an attack waiting for an answer when the reader made it or is the one it attacks (D3: the defender
+weighs it before playing defence cards), and their bonus and tie-break answers until everyone has
 answered. Nothing else leaves: no other player's missions, no order of the bonus cards in the box.
 """
 
@@ -133,7 +134,7 @@ def private_view(st: WildState, seat: int) -> dict[str, Any]:
     ]
     attack = st.attack
     own = None
-    if attack is not None and attack["attacker"] == seat:
+    if attack is not None and seat in (attack["attacker"], attack["target"]):
         own = {"attack": attack["value"], "cards": attack["cards"]}
     tb = st.tiebreak
     return {
@@ -156,7 +157,7 @@ def resample_hidden(st: WildState, seat: Seat, rnd: random.Random) -> WildState:
         if out.claims[s] is not None and out.phase not in ("tiebreak", "over"):
             out.claims[s] = [rnd.random() < 0.5 for _ in out.bonus]
     rnd.shuffle(out.box)
-    if out.attack is not None and out.attack["attacker"] != seat:
+    if out.attack is not None and seat not in (out.attack["attacker"], out.attack["target"]):
         out.attack["value"] = rnd.randint(1, R.MAX_ATTACK)
     tb = out.tiebreak
     if tb is not None and out.phase == "tiebreak":

@@ -172,7 +172,8 @@ def test_a_building_that_repelled_the_attack_is_not_attacked_again() -> None:
 
 
 def test_the_attack_value_is_committed_and_secret_until_the_answer() -> None:
-    # D3, W5.2, W5.3: the table sees a fingerprint; the value is revealed with the answer
+    # D3, W5.2, W5.3: the defender sees the value; the table and the other players see a
+    # fingerprint; the value is revealed to all with the answer
     st = to_players(3)
     (tavern,) = give(st, MARIE, "tavern")
     attack(st, MARIE, tavern, 7, cards=2)
@@ -189,8 +190,9 @@ def test_the_attack_value_is_committed_and_secret_until_the_answer() -> None:
         "card": "tavern",
         "cards": 2,
     }
-    assert "7" not in str(public["log"][-1]) and SPEC.view(st, MARIE)["private"]["attack"] is None
+    assert "7" not in str(public["log"][-1]) and SPEC.view(st, BRAM)["private"]["attack"] is None
     assert SPEC.view(st, VINCENT)["private"]["attack"] == {"attack": 7, "cards": 2}
+    assert SPEC.view(st, MARIE)["private"]["attack"] == {"attack": 7, "cards": 2}  # the defender
     # the attacker can change nothing while the defender chooses
     refused(
         st,

@@ -36,13 +36,14 @@ def test_swapped_missions_stay_secret() -> None:
     assert SPEC.view(st, VINCENT)["private"]["mission_points"] == 4
 
 
-def test_the_attack_value_leaves_the_engine_only_for_its_attacker() -> None:
-    # D3
+def test_the_attack_value_leaves_the_engine_only_for_its_attacker_and_defender() -> None:
+    # D3: the defender weighs the value; the table and the other players see none
     st = to_players(3)
     attack(st, MARIE, 0, 37, cards=4)
-    for seat in (None, MARIE, BRAM):
+    for seat in (None, BRAM):
         assert "37" not in json.dumps(SPEC.view(st, seat)), seat
-    assert "37" in json.dumps(SPEC.view(st, VINCENT))
+    for seat in (VINCENT, MARIE):
+        assert "37" in json.dumps(SPEC.view(st, seat)), seat
     assert_no_leak(SPEC, st, random.Random(3))
 
 

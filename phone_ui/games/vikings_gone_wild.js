@@ -1,0 +1,480 @@
+// Vikings Gone Wild on the phone: the player's missions and the points they would score (theirs
+// alone), their village as the table knows it, and on their turn the production line, the attack
+// builder, the undead, missions, the town hall and buildings, each with its undo until the turn
+// ends; as defender, the defence cards added or one tap to decline. Every figure it adds up is
+// shown with its arithmetic. Loaded by the phone's shell only when the table plays this game.
+
+import { h, icon, t } from "/static/common.js";
+import {
+  ATTACK_POINTS, RESOURCES, attackWords, bonusName, breakdownSum, buildingName, cardName, cardOf,
+  errorWords, kindName, numbersWords, phaseName, productionWords, resourceName,
+} from "/static/games/vikings_gone_wild.js";
+import {
+  act, actionButton, finalScores, me, msg, name, online, openSheet, render, seats, tableStep, ui, waiting,
+} from "../page.js";
+
+document.head.append(h("link", { rel: "stylesheet", href: new URL("./vikings_gone_wild.css", import.meta.url).href }));
+
+// what this game's screens remember between redraws (the attack being built, typed numbers)
+const local = {
+  target: null, // the player to attack
+  building: null, // their building
+  attack: "", // the attack value typed (sent only when committed)
+  cards: "1",
+  numbers: null, // {defence, points, resource, favour} typed for a card not yet known
+  editNumbers: false,
+  defCards: "0",
+  defValue: "0",
+  claims: null, // bonus cards: which this player meets
+  swapSlot: null,
+};
+
+const legal = () => (msg.game && msg.game.legal) || [];
+const legalOf = (type, match = {}) =>
+  legal().find((a) => a.type === type && Object.entries(match).every(([k, v]) => a[k] === v)) || null;
+const busy = () => ui.pending || !online;
+const num = (v) => (/^\d+$/.test(String(v).trim()) ? Number(v) : null);
+
+function resetAttack() {
+  Object.assign(local, { target: null, building: null, attack: "", cards: "1", numbers: null, editNumbers: false });
+}
+
+// A text field with the numeric keyboard: the shell keeps the cursor across a redraw with
+// setSelectionRange, which a type=number field refuses.
+function field(id, label, value, set, attrs = {}) {
+  return h("label", { class: "vgw-field", for: id }, h("span", {}, label),
+    h("input", { id, type: "text", inputmode: "numeric", pattern: "[0-9]*", maxlength: 2, "aria-valuemin": attrs.min ?? 0, "aria-valuemax": attrs.max ?? 99, value, oninput: (e) => set(e.target.value) }));
+}
+
+function nextButton(label) {
+  return h("button", { class: "primary wide", id: "vgw-next", "data-table": "next", disabled: busy(), onclick: () => tableStep("next") }, label);
+}
+
+// -- the bar and the screens -------------------------------------------------------------------
+
+function bar(pub) {
+  const whose = pub.current !== null ? name(pub.current) : "";
+  return h("div", { class: "roundbar" },
+    h("span", {}, t("vgw.turn", { turn: pub.turn })),
+    h("strong", {}, phaseName(pub.phase)),
+    h("span", {}, whose));
+}
+
+function screen(g) {
+  const pub = g.public;
+  if (pub.phase === "over") {
+    const result = pub.result;
+    return [finalScores({ scores: result.scores, winners: result.winners, seats: seats(), status: "finished" }), bonusResult(pub)];
+  }
+  const parts = [prompt(g)];
+  if (pub.last_attack && ["players", "defend"].includes(pub.phase)) parts.push(lastAttack(pub));
+  parts.push(missionsPanel(g), villagePanel(g));
+  return parts;
+}
+
+function prompt(g) {
+  const pub = g.public;
+  const mine = pub.active.includes(me());
+  switch (pub.phase) {
+    case "missions":
+      return mine ? missionChoice(true) : waiting(t("vgw.you.wait_missions", { names: pub.active.map(name).join(", ") }));
+    case "production":
+      return productionPanel(g, nextButton(t("vgw.next.draw")));
+    case "draw":
+      return productionPanel(g, mine ? missionChoice(false) : null, nextButton(t("vgw.next.players")));
+    case "players":
+      return pub.current === me() ? myTurn(g) : waiting(t("vgw.you.wait_turn", { name: name(pub.current) }));
+    case "defend":
+      return mine ? defencePrompt(g) : waiting(t("vgw.you.wait_defence", {
+        name: name(pub.attack.attacker), owner: name(pub.attack.target),
+        building: buildingName(pub, pub.attack.target, pub.attack.building),
+      }));
+    case "storage":
+      return storagePanel(g);
+    case "end":
+      return endPanel(g);
+    case "bonus":
+      return mine ? bonusChoice(pub) : waiting(t("vgw.you.wait_bonus", { names: pub.active.map(name).join(", ") }));
+    case "tiebreak":
+      return mine ? tiebreakChoice(pub) : waiting(t("vgw.you.wait_tiebreak", { names: pub.active.map(name).join(", ") }));
+    default:
+      return waiting(phaseName(pub.phase));
+  }
+}
+
+// -- production and draw (W2.2, W2.3) -----------------------------------------------------------
+
+function productionPanel(g, ...extra) {
+  const fig = g.public.seats[me()].figures;
+  const words = productionWords(fig);
+  return h("section", { class: "panel vgw-prompt", "data-prompt": "production" },
+    h("h2", {}, phaseName(g.public.phase)),
+    h("p", { class: "big-text vgw-production" }, words.line),
+    h("ul", { class: "vgw-sums" }, words.sums.map((s) => h("li", {}, s))),
+    extra);
+}
+
+/** The missions offered: by name from the base game's list, or by points only (D14). */
+function missionChoice(first) {
+  const offers = legal().filter((a) => a.type === "take_mission");
+  return h("div", { class: "vgw-missions-offer" },
+    h("h3", {}, first ? t("vgw.you.first_missions") : t("vgw.you.draw_mission")),
+    h("div", { class: "options" }, offers.map((a) => actionButton(
+      a.name ? t("vgw.mission_named", { name: a.name, points: a.points }) : t("vgw.mission_points", { points: a.points }),
+      a, { class: "option" }))),
+    legalOf("pass_mission") ? actionButton(t("vgw.you.no_mission"), { type: "pass_mission" }) : null);
+}
+
+// -- the player's turn (W2.4, W3, W4, W6, W7) -----------------------------------------------------
+
+function myTurn(g) {
+  const pub = g.public;
+  const seat = me();
+  const fig = productionWords(pub.seats[seat].figures);
+  const undo = legalOf("undo");
+  const pts = ATTACK_POINTS(pub.successes);
+  return h("section", { class: "panel vgw-prompt vgw-turn", "data-prompt": "turn" },
+    h("h2", {}, t("vgw.you.your_turn")),
+    h("p", { class: "vgw-production" }, fig.line),
+    pub.successes ? h("p", {}, t("vgw.you.successes", { n: pub.successes, points: pts })) : null,
+    attackBuilder(g),
+    buildPanel(g),
+    undeadPanel(g),
+    reservesPanel(g),
+    h("div", { class: "button-row vgw-end-row" },
+      undo ? actionButton(t("vgw.you.undo"), undo, { class: "secondary" }) : null,
+      actionButton(t("vgw.you.end_turn"), { type: "end_turn" }, { class: "primary" })));
+}
+
+/** The buildings the player may attack now (W4.2-W4.5, D4, D21), from the public view. */
+function attackable(pub, seat) {
+  const others = pub.seats.map((s) => s.seat).filter((s) => s !== seat);
+  let players = others;
+  if (pub.target !== null) players = [pub.target];
+  else {
+    const fresh = others.filter((s) => !pub.seats[s].attacked);
+    if (fresh.length) players = fresh;
+  }
+  // D21: a building that repelled this player this turn is not attacked again
+  const repelled = new Set();
+  let start = -1;
+  pub.log.forEach((e, i) => { if (e.e === "turn_of" && e.seat === seat) start = i; });
+  pub.log.slice(start + 1).forEach((e) => {
+    if (e.e === "attack_answered" && e.attacker === seat && !e.success) repelled.add(`${e.target}:${e.building}`);
+  });
+  const out = {};
+  for (const p of players) {
+    const v = pub.seats[p];
+    const list = [{ building: 0, new: v.town_hall.new, damaged: v.town_hall.damaged }, ...v.buildings];
+    out[p] = list.filter((b) => !b.new && !b.damaged && !repelled.has(`${p}:${b.building}`)).map((b) => b.building);
+  }
+  return out;
+}
+
+function attackBuilder(g) {
+  const pub = g.public;
+  const seat = me();
+  if (!legal().some((a) => a.type === "attack" || a.type === "card_numbers")) {
+    return h("div", { class: "vgw-attack" }, h("h3", {}, icon("axe"), " ", t("vgw.attack.title")), h("p", { class: "muted" }, t("vgw.attack.none")));
+  }
+  const options = attackable(pub, seat);
+  const steps = [h("h3", {}, icon("axe"), " ", t("vgw.attack.title"))];
+  if (local.target !== null && !(local.target in options)) resetAttack();
+  // step 1: the player
+  steps.push(h("p", { class: "label" }, t("vgw.attack.step_player")),
+    h("div", { class: "button-row" }, Object.keys(options).map(Number).map((p) => h("button", {
+      class: local.target === p ? "chosen" : "", "data-target": p, disabled: busy() || !options[p].length,
+      onclick: () => { resetAttack(); local.target = p; render(); },
+    }, name(p)))));
+  if (local.target === null) return h("div", { class: "vgw-attack" }, steps);
+  // step 2: the building, with its defence once entered
+  steps.push(h("p", { class: "label" }, t("vgw.attack.step_building")),
+    h("div", { class: "options" }, options[local.target].map((b) => {
+      const card = cardOf(pub, local.target, b);
+      return h("button", {
+        class: `option ${local.building === b ? "chosen" : ""}`, "data-building": b, disabled: busy(),
+        onclick: () => { local.building = b; local.editNumbers = false; local.numbers = null; render(); },
+      }, h("strong", {}, buildingName(pub, local.target, b)), " ", h("small", {}, numbersWords(pub.numbers[card])));
+    })));
+  if (local.building === null) return h("div", { class: "vgw-attack" }, steps);
+  const card = cardOf(pub, local.target, local.building);
+  const known = pub.numbers[card];
+  if (!known || local.editNumbers) {
+    steps.push(numbersForm(card, known));
+    return h("div", { class: "vgw-attack" }, steps);
+  }
+  // step 3: the attack value and the cards; step 4: commit
+  steps.push(h("p", { class: "small-text" }, cardName(card), ": ", numbersWords(known), " ",
+    h("button", { class: "link", "data-edit-numbers": card, onclick: () => { local.editNumbers = true; render(); } }, t("vgw.attack.edit_numbers"))));
+  steps.push(h("div", { class: "vgw-fields" },
+    field("vgw-attack-value", t("vgw.attack.value"), local.attack, (v) => { local.attack = v; }, { min: 1 }),
+    field("vgw-attack-cards", t("vgw.attack.cards"), local.cards, (v) => { local.cards = v; }, { min: 1, max: 20 })));
+  steps.push(h("p", { class: "muted small-text" }, t("vgw.attack.secret")));
+  steps.push(h("button", {
+    class: "primary wide", id: "vgw-commit", disabled: busy(),
+    onclick: () => {
+      const attack = num(local.attack);
+      const cards = num(local.cards);
+      if (attack === null || cards === null) return;
+      const action = { type: "attack", target: local.target, building: local.building, attack, cards };
+      act(action).then((answer) => { if (answer && answer.ok) resetAttack(); });
+    },
+  }, t("vgw.attack.commit", { building: buildingName(pub, local.target, local.building), owner: name(local.target), defence: known.defence })));
+  return h("div", { class: "vgw-attack" }, steps);
+}
+
+/** A card's printed numbers, entered once for the whole game (D1). */
+function numbersForm(card, known) {
+  if (!local.numbers) local.numbers = known ? { ...known } : { defence: "", points: "0", resource: "none", favour: false };
+  const n = local.numbers;
+  return h("div", { class: "vgw-numbers" },
+    h("p", {}, t("vgw.attack.enter_numbers", { card: cardName(card) })),
+    h("div", { class: "vgw-fields" },
+      field("vgw-defence", t("vgw.attack.defence"), n.defence, (v) => { n.defence = v; }, { max: 30 }),
+      field("vgw-reward-points", t("vgw.attack.reward_points"), n.points, (v) => { n.points = v; }, { max: 9 })),
+    h("p", { class: "label" }, t("vgw.attack.reward_resource")),
+    h("div", { class: "button-row" }, ["none", ...RESOURCES].map((r) => h("button", {
+      class: n.resource === r ? "chosen" : "", "data-resource": r, onclick: () => { n.resource = r; render(); },
+    }, r === "none" ? t("vgw.no_reward") : resourceName(r)))),
+    h("label", { class: "vgw-check" }, h("input", { type: "checkbox", id: "vgw-favour", checked: n.favour, onchange: (e) => { n.favour = e.target.checked; } }), " ", t("vgw.attack.reward_favour")),
+    h("button", {
+      class: "primary", id: "vgw-save-numbers", disabled: busy(),
+      onclick: () => {
+        const defence = num(n.defence);
+        const points = num(n.points);
+        if (defence === null || points === null) return;
+        act({ type: "card_numbers", card, defence, points, resource: n.resource, favour: Boolean(n.favour) }).then((answer) => {
+          if (answer && answer.ok) { local.numbers = null; local.editNumbers = false; render(); }
+        });
+      },
+    }, t("vgw.attack.save_numbers")));
+}
+
+function buildPanel(g) {
+  const pub = g.public;
+  const v = pub.seats[me()];
+  const builds = legal().filter((a) => a.type === "build");
+  const upgrade = legalOf("upgrade");
+  const count = v.buildings.length;
+  return h("div", { class: "vgw-build" },
+    h("h3", {}, t("vgw.build.title")),
+    h("p", { class: "small-text" }, v.limit === null
+      ? t("vgw.build.no_limit", { n: count })
+      : t("vgw.build.limit", { n: count, max: v.limit, level: v.town_hall.active_level })),
+    h("div", { class: "button-row" }, builds.map((a) => actionButton(kindName(a.kind), a, { class: "small" }))),
+    upgrade ? actionButton(t("vgw.build.upgrade", { level: v.town_hall.level + 1 }), upgrade, { class: "small" }) : null);
+}
+
+function undeadPanel(g) {
+  const river = legal().filter((a) => a.type === "undead_river");
+  const board = legal().filter((a) => a.type === "undead_board");
+  return h("div", { class: "vgw-undead" },
+    h("h3", {}, t("vgw.undead.title")),
+    h("p", { class: "small-text" }, t("vgw.undead.river")),
+    h("div", { class: "button-row" }, river.map((a) => actionButton(resourceName(a.resource), a, { class: "small" }))),
+    h("p", { class: "small-text" }, board.length ? t("vgw.undead.board") : t("vgw.undead.board_used")),
+    h("div", { class: "button-row" }, board.map((a) => actionButton(resourceName(a.resource), a, { class: "small" }))));
+}
+
+function reservesPanel(g) {
+  const spends = legal().filter((a) => a.type === "spend");
+  if (!spends.length) return null;
+  const v = g.public.seats[me()];
+  return h("div", { class: "vgw-spend" }, h("h3", {}, t("vgw.spend.title")),
+    h("div", { class: "button-row" }, spends.map((a) => {
+      const b = v.buildings.find((x) => x.building === a.building);
+      return actionButton(t("vgw.spend.one", { resource: resourceName(b.resource), stock: b.stock }), a, { class: "small" });
+    })));
+}
+
+// -- the defender (W5) ----------------------------------------------------------------------------
+
+function defencePrompt(g) {
+  const pub = g.public;
+  const a = pub.attack;
+  const known = pub.numbers[a.card];
+  const base = known ? known.defence : 0;
+  const added = num(local.defValue) ?? 0;
+  const attackValue = g.private && g.private.attack ? g.private.attack.attack : null;  // D3
+  return h("section", { class: "panel vgw-prompt vgw-defend", "data-prompt": "defend" },
+    h("h2", {}, t("vgw.defend.title")),
+    h("p", { class: "big-text" }, t("vgw.defend.question", { name: name(a.attacker), building: buildingName(pub, a.target, a.building), value: attackValue ?? "?", cards: a.cards })),
+    h("p", { class: "muted small-text" }, t("vgw.defend.fingerprint", { fp: (msg.table.fingerprints[a.attacker] || "").slice(0, 8) })),
+    h("div", { class: "vgw-fields" },
+      field("vgw-def-cards", t("vgw.defend.cards"), local.defCards, (v) => { local.defCards = v; render(); }, { max: 20 }),
+      field("vgw-def-value", t("vgw.defend.value"), local.defValue, (v) => { local.defValue = v; render(); })),
+    h("p", { class: "vgw-sum" }, t("vgw.defend.sum", { defence: base, added, total: base + added })),
+    // W4.7, W5.2: the attack succeeds when its value is at least the defence plus the cards
+    attackValue === null ? null : h("p", { class: "vgw-outcome", "data-outcome": attackValue >= base + added ? "falls" : "holds" },
+      t(attackValue >= base + added ? "vgw.defend.falls" : "vgw.defend.holds", { total: base + added, value: attackValue })),
+    h("div", { class: "button-row" },
+      h("button", {
+        class: "primary", id: "vgw-defend", disabled: busy(),
+        onclick: () => {
+          const cards = num(local.defCards);
+          const value = num(local.defValue);
+          if (cards === null || value === null) return;
+          act({ type: "defend", cards, value }).then((answer) => { if (answer && answer.ok) { local.defCards = "0"; local.defValue = "0"; } });
+        },
+      }, t("vgw.defend.add")),
+      actionButton(t("vgw.defend.decline"), { type: "defend", cards: 0, value: 0 }, { class: "secondary" })));
+}
+
+function lastAttack(pub) {
+  const a = pub.last_attack;
+  const words = attackWords(pub, a, name);
+  return h("section", { class: `panel vgw-last-attack ${a.success ? "success" : "repelled"}` },
+    h("h3", {}, t("vgw.attack.last")), h("p", {}, words.sum), h("p", { class: "vgw-compare" }, words.compare), h("p", {}, words.verdict));
+}
+
+// -- storage and the end of the turn --------------------------------------------------------------
+
+function storagePanel(g) {
+  const mine = g.public.active.includes(me());
+  const v = g.public.seats[me()];
+  const stores = legal().filter((a) => a.type === "store");
+  return h("section", { class: "panel vgw-prompt", "data-prompt": "storage" },
+    h("h2", {}, phaseName("storage")),
+    h("p", {}, t("vgw.storage.loot", { gold: v.loot.gold, beer: v.loot.beer })),
+    mine ? h("div", { class: "button-row" }, stores.map((a) => {
+      const b = v.buildings.find((x) => x.building === a.building);
+      return actionButton(t("vgw.storage.store", { count: a.count, resource: resourceName(b.resource), stock: b.stock }), a, { class: "small" });
+    }), legalOf("store_done") ? actionButton(t("vgw.storage.done"), { type: "store_done" }) : null) : null,
+    h("p", { class: "muted small-text" }, t("vgw.storage.rule")),
+    nextButton(t("vgw.next.end")));
+}
+
+function endPanel(g) {
+  const keeps = legal().filter((a) => a.type === "keep");
+  return h("section", { class: "panel vgw-prompt", "data-prompt": "end" },
+    h("h2", {}, phaseName("end")),
+    keeps.length ? [h("p", {}, t("vgw.end.keep")), h("div", { class: "button-row" }, keeps.map((a) => actionButton(String(a.cards), a, { class: "small" })))] : null,
+    g.public.last_turn ? h("p", { class: "warn" }, t("vgw.end.last_turn")) : null,
+    nextButton(g.public.last_turn ? t("vgw.next.bonus") : t("vgw.next.turn")));
+}
+
+// -- the end: bonus cards and the tie-break (W9.4-W9.7) -------------------------------------------
+
+function bonusChoice(pub) {
+  if (!local.claims || local.claims.length !== pub.bonus.length) local.claims = pub.bonus.map(() => false);
+  return h("section", { class: "panel vgw-prompt", "data-prompt": "bonus" },
+    h("h2", {}, t("vgw.bonus_title")), h("p", {}, t("vgw.you.bonus")),
+    h("div", { class: "options" }, pub.bonus.map((id, k) => h("button", {
+      class: `option ${local.claims[k] ? "chosen" : ""}`, "data-bonus": id, "aria-pressed": local.claims[k] ? "true" : "false",
+      onclick: () => { local.claims[k] = !local.claims[k]; render(); },
+    }, local.claims[k] ? "✓ " : "○ ", bonusName(id)))),
+    h("button", { class: "primary wide", id: "vgw-claim", disabled: busy(), onclick: () => act({ type: "bonus", meets: [...local.claims] }) }, t("vgw.you.claim")));
+}
+
+function tiebreakChoice(pub) {
+  const card = bonusName(pub.tiebreak.card);
+  return h("section", { class: "panel vgw-prompt", "data-prompt": "tiebreak" },
+    h("h2", {}, t("vgw.tiebreak_title")), h("p", {}, t("vgw.you.tiebreak", { card })),
+    h("div", { class: "button-row" },
+      actionButton(t("vgw.you.meets"), { type: "tiebreak", meets: true }, { class: "primary" }),
+      actionButton(t("vgw.you.meets_not"), { type: "tiebreak", meets: false })));
+}
+
+function bonusResult(pub) {
+  const claims = pub.claims || [];
+  return h("section", { class: "panel vgw-bonus-result" }, h("h3", {}, t("vgw.bonus_title")),
+    h("ul", {}, pub.bonus.map((id, k) => {
+      const met = claims.map((c, s) => (c && c[k] ? s : null)).filter((s) => s !== null);
+      return h("li", {}, h("strong", {}, bonusName(id)), ": ", met.length ? met.map(name).join(", ") : t("vgw.nobody"));
+    })));
+}
+
+// -- the missions (secret) and the village (public) ---------------------------------------------
+
+function missionsPanel(g) {
+  const priv = g.private;
+  const pub = g.public;
+  const myTurnNow = pub.phase === "players" && pub.current === me();
+  const held = priv.missions;
+  const sum = held.length ? `${held.map((m) => m.points).join(" + ")} = ${priv.mission_points}` : "0";
+  const swap = myTurnNow && legal().some((a) => a.type === "swap_mission");
+  return h("section", { class: "panel vgw-missions", "data-secret": "missions" },
+    h("h2", {}, t("vgw.missions.title")),
+    h("p", { class: "muted small-text" }, t("vgw.missions.secret")),
+    held.length ? h("ul", {}, held.map((m) => h("li", { "data-slot": m.slot },
+      h("span", {}, m.name ? t("vgw.mission_named", { name: m.name, points: m.points }) : t("vgw.mission_points", { points: m.points })),
+      myTurnNow ? actionButton(t("vgw.missions.complete"), { type: "complete_mission", slot: m.slot }, { class: "small" }) : null,
+      swap ? h("button", { class: "small", disabled: busy(), onclick: () => { local.swapSlot = local.swapSlot === m.slot ? null : m.slot; render(); } }, t("vgw.missions.swap")) : null,
+      swap && local.swapSlot === m.slot ? swapChoice(m.slot) : null))) : h("p", { class: "muted" }, t("vgw.missions.none")),
+    h("p", { class: "vgw-sum" }, t("vgw.missions.would_score", { sum })),
+    pub.seats[me()].missions_done.length
+      ? h("p", { class: "small-text" }, t("vgw.missions.done", { list: pub.seats[me()].missions_done.map((m) => m.name || `${m.points}`).join(", ") }))
+      : null);
+}
+
+function swapChoice(slot) {
+  const names = legal().filter((a) => a.type === "swap_mission" && a.slot === slot);
+  return h("div", { class: "vgw-swap" }, h("p", { class: "small-text" }, t("vgw.missions.swap_for")),
+    h("div", { class: "button-row" }, names.map((a) => actionButton(t("vgw.mission_points", { points: a.points }), a, { class: "small" }))));
+}
+
+function villagePanel(g) {
+  const pub = g.public;
+  const v = pub.seats[me()];
+  const hall = v.town_hall;
+  return h("section", { class: "panel vgw-village" },
+    h("h2", {}, icon("hall"), " ", t("vgw.village.title")),
+    h("p", {}, t("vgw.village.hall", { level: hall.level }), hall.new ? [" ", h("span", { class: "vgw-tag new" }, t("vgw.marker.new"))] : null,
+      hall.damaged ? [" ", h("span", { class: "vgw-tag damaged" }, t("vgw.marker.damaged"))] : null),
+    v.buildings.length ? h("ul", { class: "vgw-buildings" }, v.buildings.map((b) => h("li", { "data-kind": b.kind },
+      kindName(b.kind),
+      b.stock !== null ? ` · ${t("vgw.village.stock", { n: b.stock, resource: resourceName(b.resource) })}` : "",
+      b.new ? [" ", h("span", { class: "vgw-tag new" }, t("vgw.marker.new"))] : null,
+      b.damaged ? [" ", h("span", { class: "vgw-tag damaged" }, t("vgw.marker.damaged"))] : null))) : h("p", { class: "muted" }, t("vgw.village.empty")),
+    h("p", { class: "small-text" }, t("vgw.village.score", { sum: breakdownSum(v.breakdown, v.score) })),
+    h("p", { class: "small-text" }, t("vgw.village.favours", { n: v.favours })));
+}
+
+/** Always at hand: the score, the missions' points, the favours. */
+function atHand(g) {
+  const v = g.public.seats[me()];
+  return h("footer", { class: "athand" },
+    h("button", { class: "athand-hand", onclick: () => openSheet("missions") },
+      h("span", { class: "label" }, t("vgw.missions.title")),
+      h("span", {}, g.private.missions.map((m) => m.points).join(" + ") || "—")),
+    h("span", { class: "stat", title: t("hand.score") }, icon("star", t("hand.score")), " ", v.score));
+}
+
+function sheet(kind) {
+  const g = msg.game;
+  if (kind === "help") {
+    const phase = g.public.phase;
+    return [h("h2", {}, t("help.title")), h("h3", {}, phaseName(phase)), h("p", {}, t(`vgw.help.${phase}`)),
+      h("h3", {}, t("help.goal_title")), h("p", { class: "goal" }, t("vgw.help.goal", { mark: g.public.end_mark })),
+      h("p", { class: "muted small-text" }, t("help.more"))];
+  }
+  if (kind === "missions" && g.private) return [missionsPanel(g)];
+  return null;
+}
+
+/** One row per source of points in the final score. */
+function scoreRows(score, withTotal = true) {
+  const b = score.breakdown;
+  return h("table", { class: "score-rows" }, h("tbody", {},
+    Object.entries(b).filter(([, v]) => v).map(([why, v]) => h("tr", { "data-category": why },
+      h("th", {}, t(`vgw.why.${why}`)), h("td", { class: "count" }), h("td", { class: "points" }, String(v)))),
+    withTotal ? h("tr", { class: "sum" }, h("th", {}, t("score.total")), h("td", {}), h("td", { class: "points" }, String(score.total))) : null));
+}
+
+export default {
+  id: "vikings_gone_wild",
+  bar,
+  screen,
+  atHand,
+  sheet,
+  scoreRows,
+  errorWords,
+  /** A new screen (the phase changed): no half-built attack or typed defence from before. */
+  newScreen() {
+    resetAttack();
+    local.defCards = "0";
+    local.defValue = "0";
+    local.swapSlot = null;
+    if (msg && msg.game && msg.game.public.phase !== "bonus") local.claims = null;
+  },
+};
