@@ -29,8 +29,6 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from .appliance import CHECK_HOSTS
-
 log = logging.getLogger("longhall.guard")
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
@@ -190,9 +188,8 @@ class HostCheck:
     A page from elsewhere whose name is made to point at the Pi (DNS rebinding) is same-origin
     with itself, so the Origin check passes; its Host header still carries the foreign name.
     An IP address as the host is always fine: a browser sends it only to that very address. The
-    names the hotspot's own DNS gives the Pi are served too: its name on the hotspot (``NAME.lan``)
-    and the phones' connectivity-check names (:data:`~server.appliance.CHECK_HOSTS`), which only
-    the Pi's DNS points here and no stranger can rebind.
+    Pi's name on its own hotspot (``NAME.lan``, from the hotspot's DNS) is served too, and the
+    phones' connectivity-check names get their fixed answers and nothing else (``probes``).
     """
 
     def __init__(
@@ -211,7 +208,6 @@ class HostCheck:
         if hostname:
             short = hostname.split(".")[0]
             names |= {hostname, f"{hostname}.local", f"{short}.local", f"{short}.lan"}
-        names |= set(CHECK_HOSTS)
         if public_url:
             names.add((urlsplit(public_url).hostname or "").lower().rstrip("."))
         names.discard("")
