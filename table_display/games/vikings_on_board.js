@@ -57,9 +57,11 @@ function gameScreen(pub) {
       h("span", { class: "spacer" }),
       h("span", { class: "join-hint muted" }, t("game.join_hint", { url: "" }), url(msg.table.join_url))),
     village(pub),
+    // the market sits under the harbour, whose rows have height to spare, so the status beside it
+    // keeps room for a whole 4-player sailing
     h("div", { class: "vob-board" },
-      harbour(pub),
-      h("div", { class: "vob-side" }, statusPanel(pub), boardPanel(pub), marketPanel(pub))),
+      h("div", { class: "vob-main" }, harbour(pub), marketPanel(pub)),
+      h("div", { class: "vob-side" }, statusPanel(pub), boardPanel(pub))),
   ];
 }
 
