@@ -3,7 +3,7 @@
 // imports neither the shell nor a game module, so there is no import cycle: the shell sets the
 // redraw (setRenderer), the game modules are loaded by gameModule() when a table plays that game.
 
-import { h, icon, setGameWords, t } from "/static/common.js";
+import { h, icon, gameLoader, t } from "/static/common.js";
 import { canonical, verifyReveal } from "/static/sha256.js";
 
 export let msg = null;
@@ -23,36 +23,14 @@ export function render() { renderer(); }
 // One module per game (table_display/games/<id>.js), loaded the first time the table plays it.
 // Its default export is the game's screens: {id, screen, scoreTable, ...}.
 
-const games = {};
-const loading = {};
+const loader = gameLoader(new URL("./games/", import.meta.url).href, () => render());
 
 /** The page module of game ``id``, or null while it loads (the page redraws once it is here). */
-export function gameModule(id) {
-  if (games[id]) return games[id];
-  if (!/^[a-z0-9_]+$/.test(id || "")) return null;
-  if (!loading[id]) {
-    loading[id] = import(`./games/${id}.js`).then((module) => {
-      if (module.default.id !== id) throw new Error(`games/${id}.js registers ${module.default.id}`);
-      games[id] = module.default;
-      render();
-    }, (err) => {
-      console.error(`no page module for ${id}: ${err}`);
-    });
-  }
-  return null;
-}
+export const gameModule = loader.gameModule;
 
-/** The module of the game being played (or last played), once loaded; it also speaks the
- * game's words inside notices. */
+/** The module of the game being played (or last played), once loaded. */
 export function currentGame() {
-  if (!msg) return null;
-  const table = msg.table;
-  let id = null; // the lobby needs no game's module: it is loaded when the game starts
-  if (table.status === "playing" && msg.game) id = table.game;
-  else if (table.status === "over" && table.result) id = table.result.game || table.game;
-  const module = id ? gameModule(id) : null;
-  setGameWords(module && module.errorWords);
-  return module;
+  return loader.currentGame(msg);
 }
 
 // -- fingerprints ----------------------------------------------------------------------------------

@@ -336,6 +336,41 @@ export function setGameWords(translate) {
   gameWords = translate || ((params) => params);
 }
 
+/** Each page's game modules: ``folder`` holds one module per game (``<id>.js``), loaded the
+ * first time the table plays that game; ``redraw`` runs once one has arrived. */
+export function gameLoader(folder, redraw) {
+  const games = {};
+  const loading = {};
+  /** The page module of game ``id``, or null while it loads (the page redraws once it is here). */
+  function gameModule(id) {
+    if (games[id]) return games[id];
+    if (!/^[a-z0-9_]+$/.test(id || "")) return null;
+    if (!loading[id]) {
+      loading[id] = import(`${folder}${id}.js`).then((module) => {
+        if (module.default.id !== id) throw new Error(`games/${id}.js registers ${module.default.id}`);
+        games[id] = module.default;
+        redraw();
+      }, (err) => {
+        console.error(`no page module for ${id}: ${err}`);
+      });
+    }
+    return null;
+  }
+  /** The module of the game being played (or last played) on the table of message ``msg``, once
+   * loaded; it also speaks the game's words inside error messages and notices. */
+  function currentGame(msg) {
+    if (!msg) return null;
+    const table = msg.table;
+    let id = null; // the lobby needs no game's module: it is loaded when the game starts
+    if (table.status === "playing" && msg.game) id = table.game;
+    else if (table.status === "over" && table.result) id = table.result.game || table.game;
+    const module = id ? gameModule(id) : null;
+    setGameWords(module && module.errorWords);
+    return module;
+  }
+  return { gameModule, currentGame };
+}
+
 /** A game's player count and playing time, in words ("2–4 players · 30–60 minutes"). */
 export function gameFacts(facts, key) {
   const span = (low, high) => (low === high ? String(low) : `${low}–${high}`);
