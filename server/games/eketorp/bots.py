@@ -154,29 +154,7 @@ class GreedyBot:
             plan[R.siege_field(owner, side)] = 1
             free -= 1
         # Fields: each viking to the field with the best stone still unclaimed by our vikings.
-        values = {
-            fld: sorted(
-                (R.VALUE[s] for s, c in st.fields[fld].items() for _ in range(c)), reverse=True
-            )
-            for fld in R.FIELDS
-        }
-        claimed = {f: 0 for f in R.FIELDS}
-        while free > 0:
-            best, best_field = 0.0, None
-            for fld in R.FIELDS:
-                stones = values[fld]
-                k = claimed[fld]
-                if k < len(stones):
-                    worth = stones[k] / (1 + 0.5 * k)
-                    if worth > best:
-                        best, best_field = worth, fld
-            if best_field is None:
-                plan["castle"] = plan.get("castle", 0) + free
-                break
-            claimed[best_field] += 1
-            plan[best_field] = plan.get(best_field, 0) + 1
-            free -= 1
-        return plan
+        return fill_fields(st, plan, free)
 
     def _plan_step(self, st: EketorpState, seat: int, legal: list[Action]) -> Action:
         want = self._plan(st, seat)
@@ -238,3 +216,42 @@ class GreedyBot:
         if self._stake(st, seat) >= 2 or len(hand) == 1:
             return hand[-1]
         return hand[len(hand) // 2]
+
+
+def field_values(st: EketorpState) -> dict[str, list[int]]:
+    """Each material field's stones by value, the best first."""
+    return {
+        fld: sorted((R.VALUE[s] for s, c in st.fields[fld].items() for _ in range(c)), reverse=True)
+        for fld in R.FIELDS
+    }
+
+
+def fill_fields(
+    st: EketorpState,
+    plan: dict[str, int],
+    free: int,
+    values: dict[str, list[int]] | None = None,
+    skip: str | None = None,
+) -> dict[str, int]:
+    """Send each free viking to the field whose best stone not yet claimed by this plan is worth
+    most (less for each viking already there); the rest defend the castle."""
+    values = field_values(st) if values is None else values
+    claimed = dict.fromkeys(R.FIELDS, 0)
+    while free > 0:
+        best, best_field = 0.0, None
+        for fld in R.FIELDS:
+            if fld == skip:
+                continue
+            stones = values[fld]
+            k = claimed[fld]
+            if k < len(stones):
+                worth = stones[k] / (1 + 0.5 * k)
+                if worth > best:
+                    best, best_field = worth, fld
+        if best_field is None:
+            plan["castle"] = plan.get("castle", 0) + free
+            break
+        claimed[best_field] += 1
+        plan[best_field] = plan.get(best_field, 0) + 1
+        free -= 1
+    return plan

@@ -21,7 +21,15 @@ from ..playout import fast_apply, playout, thinking_copy
 from ..rng import Rng
 from ..search import budget, successive_halving
 from . import rules as R
-from .bots import GreedyBot, _castle_at_risk, _castle_value, _side_loot, _turn
+from .bots import (
+    GreedyBot,
+    _castle_at_risk,
+    _castle_value,
+    _side_loot,
+    _turn,
+    field_values,
+    fill_fields,
+)
 from .planning import destinations
 
 if TYPE_CHECKING:
@@ -178,30 +186,9 @@ def _fields_plan(
     for fld in sieges:
         plan[fld] = 1
         free -= 1
-    values = {
-        fld: sorted((R.VALUE[s] for s, c in st.fields[fld].items() for _ in range(c)), reverse=True)
-        for fld in R.FIELDS
-    }
+    values = field_values(st)
     top = max(R.FIELDS, key=lambda f: (values[f][0] if values[f] else 0, sum(values[f])))
-    claimed = dict.fromkeys(R.FIELDS, 0)
-    while free > 0:
-        best, best_field = 0.0, None
-        for fld in R.FIELDS:
-            if skip_top and fld == top:
-                continue
-            stones = values[fld]
-            k = claimed[fld]
-            if k < len(stones):
-                worth = stones[k] / (1 + 0.5 * k)
-                if worth > best:
-                    best, best_field = worth, fld
-        if best_field is None:
-            plan["castle"] = plan.get("castle", 0) + free
-            break
-        claimed[best_field] += 1
-        plan[best_field] = plan.get(best_field, 0) + 1
-        free -= 1
-    return plan
+    return fill_fields(st, plan, free, values, skip=top if skip_top else None)
 
 
 class ExpertBot:
