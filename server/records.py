@@ -91,7 +91,7 @@ class Records:
         else:
             raw = snapshot[1]
             seats = [Occupant.from_dict(s) for s in raw["seats"]]
-            table = cls(Snapshot(**{**raw, "seats": seats}))
+            table = cls(Snapshot(**{**raw, "seats": seats, "seen": in_order(raw.get("seen", {}))}))
         for seq, record in records:
             table.apply(record)
             if table.data.version != seq:
@@ -304,6 +304,16 @@ class Records:
             if data.digests.get(key) != hashed:
                 data.digests[key] = hashed
                 data.contexts[key] = data.version
+
+
+def in_order(seen: dict[str, dict[str, dict[str, Any]]]) -> dict[str, dict[str, dict[str, Any]]]:
+    """The remembered command ids in the order they were accepted: the store writes JSON with
+    sorted keys, and the oldest id is the one to forget first (each answer has its version,
+    which no two accepted commands share)."""
+    return {
+        who: dict(sorted(ids.items(), key=lambda item: int(item[1].get("version", 0))))
+        for who, ids in seen.items()
+    }
 
 
 def keep_reveals(

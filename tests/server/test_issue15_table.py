@@ -24,10 +24,6 @@ def _code(data: Path) -> str:
         con.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 15 item 4: remembered command ids come back in sorted order after a restart",
-)
 def test_every_acknowledged_id_is_recognised_after_a_restart(tmp_path: Path) -> None:
     """The last 256 acknowledged ids of a sender are answered as repeats after a ``kill -9``,
     whatever order their ids sort in."""
