@@ -32,9 +32,9 @@ from .botrunner import BotRunner
 from .config import Settings
 from .connlimit import SPARE_THREADS, ConnectionLimit
 from .games.api import IllegalAction
-from .guard import HostCheck, SessionGuard
+from .guard import HostCheck, SessionGuard, is_kiosk
 from .netinfo import base_url, is_loopback, qr_svg, wifi_qr_text
-from .ratelimit import Clock, TokenBucket
+from .ratelimit import Clock, RateLimits
 from .store import Store
 from .table import Outgoing, Table
 
@@ -159,7 +159,7 @@ class Longhall:
 def create_app(settings: Settings, clock: Clock = time.monotonic) -> Longhall:
     """Build the application for one table stored under ``settings.data_dir``.
 
-    ``clock`` drives the per-connection rate limit (the tests pass their own).
+    ``clock`` drives the rate limit (the tests pass their own).
     """
     app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
@@ -193,8 +193,12 @@ def create_app(settings: Settings, clock: Clock = time.monotonic) -> Longhall:
         logger=False,
         engineio_logger=False,
     )
-    buckets: dict[str, TokenBucket] = {}
-    buckets_lock = threading.Lock()
+    # The rate limit follows a seat (whichever phone or connection it is opened on) and, for a
+    # phone not seated yet or a table display, its address: reconnecting refills nothing. The
+    # Pi's own kiosk browser, exempt from the per-address caps, keeps one bucket per connection.
+    limits = RateLimits(settings.rate, settings.burst, clock)
+    addresses: dict[str, str] = {}  # connection id -> the address it came from
+    limits_lock = threading.Lock()
 
     register_pages(app, table)
     app.register_blueprint(appliance)  # the kiosk's sign of life, the phones' connectivity checks
@@ -220,21 +224,29 @@ def create_app(settings: Settings, clock: Clock = time.monotonic) -> Longhall:
             except IllegalAction as err:
                 # the message, and the error itself as the client's ``err.data``
                 raise ConnectionRefusedError(err.message, err.to_dict()) from None
-            with buckets_lock:
-                buckets[sid] = TokenBucket(settings.rate, settings.burst, clock)
+            with limits_lock:
+                addresses[sid] = str(request.remote_addr)
             send(table.welcome(who))
 
     @socketio.on("disconnect")
     def on_disconnect(*_: object) -> None:
         sid = request.sid  # type: ignore[attr-defined]
-        with buckets_lock:
-            buckets.pop(sid, None)
+        with limits_lock:
+            addresses.pop(sid, None)
+            limits.forget(f"connection:{sid}")
         table.disconnect(sid)
 
     def allowed(sid: str) -> bool:
-        with buckets_lock:
-            bucket = buckets.get(sid)
-            return bucket is not None and bucket.allow()
+        who = table.connections.get(sid)  # a plain read: the seat this connection has now
+        with limits_lock:
+            address = addresses.get(sid)
+            if address is None:
+                return False
+            if who is not None and who.kind == "seat":
+                return limits.allow(f"seat:{who.seat}")
+            if is_kiosk(address):
+                return limits.allow(f"connection:{sid}")
+            return limits.allow(f"address:{address}")
 
     @socketio.on("command")
     def on_command(payload: object = None, *extra: object) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""A token bucket per connection: a phone may send bursts, not floods."""
+"""Token buckets per seat and per address: a phone may send bursts, not floods."""
 
 from __future__ import annotations
 
@@ -33,3 +33,41 @@ class TokenBucket:
             self.tokens -= 1
             return True
         return False
+
+
+class RateLimits:
+    """One bucket per key, kept across connections: a seat's phone or an address that
+    reconnects finds its bucket as it left it, not a full one.
+
+    Buckets that have refilled are forgotten once there are more than ``most`` (a full bucket is
+    what a new one would be), so that many addresses cannot grow the table without bound.
+    """
+
+    def __init__(self, rate: float, burst: int, clock: Clock = time.monotonic, most: int = 512):
+        self.rate = rate
+        self.burst = burst
+        self.clock = clock
+        self.most = most
+        self.buckets: dict[str, TokenBucket] = {}
+
+    def allow(self, key: str) -> bool:
+        """Take a token from ``key``'s bucket if one is left."""
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            if len(self.buckets) >= self.most:
+                self._forget_full()
+            bucket = self.buckets[key] = TokenBucket(self.rate, self.burst, self.clock)
+        return bucket.allow()
+
+    def forget(self, key: str) -> None:
+        """Drop a bucket nobody can come back to (a closed connection's own)."""
+        self.buckets.pop(key, None)
+
+    def _forget_full(self) -> None:
+        now = self.clock()
+        for key, bucket in list(self.buckets.items()):
+            if bucket.tokens + (now - bucket.last) * bucket.rate >= bucket.burst:
+                del self.buckets[key]
+        if len(self.buckets) >= self.most:  # all busy: the one left alone longest goes
+            oldest = min(self.buckets, key=lambda k: self.buckets[k].last)
+            del self.buckets[oldest]
