@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
-from .api import Action, IllegalAction, Seat, check_action_shape
+from .api import Action, IllegalAction, Seat, Shapes, check_action_shape
 from .rng import Rng
 
 S = TypeVar("S", bound="PhasedState")
@@ -69,7 +69,7 @@ class PhasedState:
     game: ClassVar[str]
     title: ClassVar[str]
     FIELDS_ORDER: ClassVar[tuple[str, ...]]
-    ACTION_SHAPES: ClassVar[dict[str, dict[str, type | tuple[type, ...]]]]
+    ACTION_SHAPES: ClassVar[Shapes]
     PHASES: ClassVar[Mapping[str, Phase[Any]]]
     LOG_ROUND: ClassVar[str] = "round"  # the key the log uses for the round (or turn) number
 

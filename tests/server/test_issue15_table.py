@@ -1,15 +1,10 @@
-"""Issue 15's attacks whose fixes belong to the table's command code, still to be made.
-
-Each test reproduces one on a real ``longhall serve`` and is marked ``xfail(strict=True)``: it
-fails today, as it should; when the fix lands the test passes, strict xfail turns that into a
-failure, and the mark must go.
-"""
+"""Issue 15's attacks on the table's command code, each on a real ``longhall serve``: a retried
+command after a ``kill -9`` (item 4), reconnecting to refill the rate limit (item 5) and padding
+in an action to fill the store (item 6). Each failed before its fix."""
 
 from __future__ import annotations
 
 from pathlib import Path
-
-import pytest
 
 from ..support import Phone, ServerProcess
 
@@ -60,18 +55,15 @@ def test_every_acknowledged_id_is_recognised_after_a_restart(tmp_path: Path) -> 
         server.stop()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 15 item 5: the rate limit is kept per connection and resets on reconnect",
-)
 def test_reconnecting_does_not_refill_the_rate_limit(tmp_path: Path) -> None:
-    """One event every 10 s, in bursts of 1: a phone that spent its token on joining has none
-    left after reconnecting at once."""
-    server = ServerProcess(tmp_path, "--rate-limit", "0.1")
+    """One event every 100 s, in bursts of 1: a phone whose seat spent its token has none left
+    after reconnecting at once (joining spent the connection's own)."""
+    server = ServerProcess(tmp_path, "--rate-limit", "0.01")
     server.start()
     try:
         anna = Phone(server.url, {"code": _code(tmp_path)}, "anna").connect()
-        assert anna.join("Anna")["ok"]  # spends the one token
+        assert anna.join("Anna")["ok"]  # spends the one token of this (kiosk-address) connection
+        assert "table" in anna.sio.call("snapshot", timeout=10)  # and the seat's
         anna.disconnect()
         again = Phone(server.url, name="anna again")
         again.token, again.seat = anna.token, anna.seat
@@ -103,10 +95,6 @@ def stored_bytes(data: Path) -> tuple[int, int]:
     return sum(sizes), max(sizes, default=0)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 15 item 6: any value under an action's undo key is accepted and stored",
-)
 def test_padding_in_an_action_does_not_grow_the_store(tmp_path: Path) -> None:
     """A place/unplace loop with 15 KB under ``undo`` grew the store by 11 MB in 20 s."""
     server = ServerProcess(tmp_path, "--rate-limit", "1000")
@@ -129,9 +117,11 @@ def test_padding_in_an_action_does_not_grow_the_store(tmp_path: Path) -> None:
             legal = anna.latest["game"]["legal"]  # type: ignore[index]
             unplace = next(a for a in legal if a["type"] == "unplace")
             answer = anna.command("act", action={**unplace, "undo": padding})
-            if not answer["ok"]:  # refused as malformed: the fix; nothing was stored
-                assert answer["error"]["code"] == "malformed"
-                assert anna.command("act", action=unplace)["ok"]
+            # refused (the table's bound on an action's size comes first); nothing was stored
+            assert answer["error"]["code"] == "too_large", answer
+            small = anna.command("act", action={**unplace, "undo": padding[:600]})
+            assert small["error"]["code"] == "malformed", small  # the game's declaration
+            assert anna.command("act", action=unplace)["ok"]
         after, longest = stored_bytes(tmp_path)
         assert longest < 2_000
         assert after - before < 20 * 2_000  # 20 commands

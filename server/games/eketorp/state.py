@@ -10,29 +10,34 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..api import Items, Scalar, Shapes, Text, Whole
 from ..phased import PhasedState
 
-# The JSON shape of every action: its type and the keys it takes.
-ACTION_SHAPES: dict[str, dict[str, type | tuple[type, ...]]] = {
-    "card_add": {"field": str, "stone": str},
-    "card_remove": {"field": str},
+# The JSON shape of every action: its type and the keys it takes, each with its type and size
+# (names of fields, stones and seats are short; numbers are sites, cards and seats).
+NAME, NUMBER = Text(16), Whole()
+ACTION_SHAPES: Shapes = {
+    "card_add": {"field": NAME, "stone": NAME},
+    "card_remove": {"field": NAME},
     "card_done": {},
-    "place": {"to": str},
-    "unplace": {"from": str},
+    "place": {"to": NAME},
+    "unplace": {"from": NAME},
     "commit": {},
     "uncommit": {},
     "reveal": {},
-    "fight": {"field": str, "opponent": int},
-    "siege": {"field": str},
+    "fight": {"field": NAME, "opponent": NUMBER},
+    "siege": {"field": NAME},
     "swap": {},
     "keep": {},
-    "play": {"card": int},
+    "play": {"card": NUMBER},
     "take_back": {},
-    "loot": {"take": list, "keep": str},
+    # [site, level] per stone, up to a whole castle: the rules refuse a wrong count in their
+    # own words (D13)
+    "loot": {"take": Items(Items(Scalar(), 4), 18), "keep": NAME},
     "skip_loot": {},
-    "take": {"field": str, "stone": str},
-    "build": {"stone": str, "site": int},
-    "unbuild": {"site": int},
+    "take": {"field": NAME, "stone": NAME},
+    "build": {"stone": NAME, "site": NUMBER},
+    "unbuild": {"site": NUMBER},
     "auto_build": {},
     "done": {},
     "next_round": {},

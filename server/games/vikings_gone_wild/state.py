@@ -14,31 +14,41 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..api import Flag, Items, Scalar, Shapes, Text, Whole
 from ..phased import PhasedState, deep_copy
 from . import rules as R
 
-# The JSON shape of every action: its type and the keys it takes.
-ACTION_SHAPES: dict[str, dict[str, type | tuple[type, ...]]] = {
+# The JSON shape of every action: its type and the keys it takes, each with its type and size
+# (a card's or a mission's printed name; a building kind or a resource; numbers are seats,
+# buildings, cards, points and values entered from the printed cards).
+NAME, CARD, NUMBER = Text(24), Text(64), Whole(-9999, 9999)
+ACTION_SHAPES: Shapes = {
     "next": {},
-    "take_mission": {"name": str, "points": int},
+    "take_mission": {"name": CARD, "points": NUMBER},
     "pass_mission": {},
-    "build": {"kind": str},
+    "build": {"kind": NAME},
     "upgrade": {},
-    "card_numbers": {"card": str, "defence": int, "points": int, "resource": str, "favour": bool},
-    "attack": {"target": int, "building": int, "attack": int, "cards": int},
-    "defend": {"cards": int, "value": int},
-    "undead_river": {"resource": str},
-    "undead_board": {"resource": str},
-    "complete_mission": {"slot": int},
-    "swap_mission": {"slot": int, "name": str, "points": int},
-    "spend": {"building": int, "count": int},
+    "card_numbers": {
+        "card": CARD,
+        "defence": NUMBER,
+        "points": NUMBER,
+        "resource": NAME,
+        "favour": Flag(),
+    },
+    "attack": {"target": NUMBER, "building": NUMBER, "attack": NUMBER, "cards": NUMBER},
+    "defend": {"cards": NUMBER, "value": NUMBER},
+    "undead_river": {"resource": NAME},
+    "undead_board": {"resource": NAME},
+    "complete_mission": {"slot": NUMBER},
+    "swap_mission": {"slot": NUMBER, "name": CARD, "points": NUMBER},
+    "spend": {"building": NUMBER, "count": NUMBER},
     "undo": {},
     "end_turn": {},
-    "store": {"building": int, "count": int},
+    "store": {"building": NUMBER, "count": NUMBER},
     "store_done": {},
-    "keep": {"cards": int},
-    "bonus": {"meets": list},
-    "tiebreak": {"meets": bool},
+    "keep": {"cards": NUMBER},
+    "bonus": {"meets": Items(Scalar(), 16)},  # one answer per bonus card in play
+    "tiebreak": {"meets": Flag()},
 }
 
 # The fields an undo restores (D15): everything a player's own action can change.

@@ -15,25 +15,28 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..api import Shapes, Text, Whole
 from ..phased import PhasedState
 from . import rules as R
 
-# The JSON shape of every action: its type and the keys it takes.
-ACTION_SHAPES: dict[str, dict[str, type | tuple[type, ...]]] = {
-    "go": {"building": str},
+# The JSON shape of every action: its type and the keys it takes, each with its type and size
+# (names of buildings, colours, goods and chests are short; numbers are pieces, drakkars, barrels).
+NAME, NUMBER = Text(24), Whole()
+ACTION_SHAPES: Shapes = {
+    "go": {"building": NAME},
     "back": {},
-    "promote": {"piece": int},
-    "pick_piece": {"piece": int},
-    "to_drakkar": {"drakkar": int},
-    "swap_with": {"piece": int},
-    "pick_barrel": {"barrel": int},
-    "to_zone": {"drakkar": int, "colour": str},
-    "place_chest": {"kind": str, "drakkar": int},
-    "raise": {"goods": str},
-    "bonus_viking": {"piece": int},
-    "sail": {"drakkar": int},
-    "take_chest": {"kind": str},
-    "discard_chest": {"kind": str},
+    "promote": {"piece": NUMBER},
+    "pick_piece": {"piece": NUMBER},
+    "to_drakkar": {"drakkar": NUMBER},
+    "swap_with": {"piece": NUMBER},
+    "pick_barrel": {"barrel": NUMBER},
+    "to_zone": {"drakkar": NUMBER, "colour": NAME},
+    "place_chest": {"kind": NAME, "drakkar": NUMBER},
+    "raise": {"goods": NAME},
+    "bonus_viking": {"piece": NUMBER},
+    "sail": {"drakkar": NUMBER},
+    "take_chest": {"kind": NAME},
+    "discard_chest": {"kind": NAME},
 }
 
 
