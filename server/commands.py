@@ -11,6 +11,7 @@ own actions are declared the same way, by each game's ``Phase.handlers``.
 
 from __future__ import annotations
 
+import json
 import secrets
 import time
 from collections.abc import Callable, Mapping
@@ -413,7 +414,18 @@ def apply_end_game(table: Records, record: Record) -> Outcome:
     return _outcome(game_row=table.finish("abandoned", record["at"]))
 
 
+# The most an action may take in the store. Each game declares its actions' fields and their sizes
+# (``ACTION_SHAPES``) and refuses anything else; this is the table's own bound on what one command
+# adds to the journal and the game's log, whatever a game declares.
+MAX_ACTION_BYTES = 1024
+
+
 def _action(desk: Desk, seat: int | None, who: Identity, cmd: Command) -> Prepared:
+    size = len(json.dumps(cmd["action"], separators=(",", ":")))
+    if size > MAX_ACTION_BYTES:
+        raise CommandError(
+            "too_large", "That command is too large.", size=size, most=MAX_ACTION_BYTES
+        )
     return _record(seat=seat, action=cmd["action"], by=who.kind, salts={}, at=time.time())
 
 
@@ -429,11 +441,22 @@ def prepare_table(desk: Desk, who: Identity, cmd: Command) -> Prepared:
     return _action(desk, None, who, cmd)
 
 
+def proxy_refused() -> CommandError:
+    """The one refusal of a ``proxy`` for a seat whose phone plays it, or made against a version
+    older than the seat's last change: telling them apart would show the host the version at
+    which another seat's secrets last changed (issue 15)."""
+    return CommandError(
+        "proxy_refused",
+        "You cannot play for that seat now: its phone may be back, or the table changed."
+        " Look again and retry.",
+    )
+
+
 def prepare_proxy(desk: Desk, who: Identity, cmd: Command) -> Prepared:
     actor = seat_index(desk, cmd["seat"])
     target = desk.records.data.seats[actor]
     if not (target.kind == "bot" or target.vacant or actor not in desk.present()):
-        raise CommandError("seat_is_playing", "That player is here: they play their own moves.")
+        raise proxy_refused()
     if cmd["action"].get("type") not in PROXY_ACTIONS:
         raise CommandError(
             "not_allowed", "The host can only build or enter a material card for another seat."

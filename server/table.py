@@ -29,6 +29,7 @@ from .commands import (
     LobbyGame,
     Record,
     check_command,
+    proxy_refused,
 )
 from .config import Settings
 from .connections import Connections, Identity, Outgoing, error
@@ -237,6 +238,8 @@ class Table:
             "table": "table",
         }[kind.context]
         if version < self.data.contexts.get(context, 0):
+            if kind.context == "named_seat":
+                raise proxy_refused()
             raise CommandError(
                 "stale_version",
                 "The table changed since you decided: look again and retry.",

@@ -295,7 +295,8 @@ export function connectTable(auth, handlers) {
           resolve({ ok: false, error: { code: "timeout", message: "No answer.", params: {} } });
           return;
         }
-        if (!answer.ok && answer.error.code === "stale_version" && (!latest || latest.version < answer.version)) {
+        const stale = ["stale_version", "proxy_refused"].includes(answer.error && answer.error.code);
+        if (!answer.ok && stale && (!latest || latest.version < answer.version)) {
           // the table moved on and this page has not heard yet: fetch the whole picture now
           socket.timeout(10000).emit("snapshot", (e, snapshot) => {
             if (!e && snapshot && snapshot.table) take(snapshot, true);

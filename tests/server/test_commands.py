@@ -101,7 +101,7 @@ def test_acting_for_another_seat_is_impossible(longhall: Longhall) -> None:
         assert not ack["ok"], fields
     assert (
         anna.send("proxy", seat=1, action={"type": "auto_build"})["error"]["code"]
-        == "seat_is_playing"
+        == "proxy_refused"
     )
     assert longhall.table.snapshot() == before
 
