@@ -161,7 +161,9 @@ def serve(settings: Settings) -> int:
         check_store(settings.db_path, fresh=settings.fresh_store)
     except DamagedStore as damaged:
         log.error("%s", damaged)
-        return 3
+        from .trouble import serve_trouble  # the table display says it too, in its languages
+
+        return serve_trouble(damaged, settings.host, settings.port)
     print(banner(settings), flush=True)
     LonghallServer(settings).run()
     return 0

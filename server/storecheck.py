@@ -24,7 +24,13 @@ FRAME_HEADER = 24
 
 
 class DamagedStore(Exception):
-    """The store is damaged or may be: one sentence saying which file and what to do."""
+    """The store is damaged or may be: one sentence saying which file and what to do, with the
+    store's path and where the damaged one was kept (for the table display's own words)."""
+
+    def __init__(self, message: str, store: Path, kept: Path) -> None:
+        super().__init__(message)
+        self.store = store
+        self.kept = kept
 
 
 def kept_aside(db: Path) -> list[Path]:
@@ -51,14 +57,18 @@ def check_store(db: Path, fresh: bool = False) -> None:
         raise DamagedStore(
             f"The game store {db} {problem}; it was kept as {kept} and nothing was deleted: "
             f"restore a backup to {db} (see docs/pi-setup.md, Backups), or start with "
-            "--fresh-store to begin a new table."
+            "--fresh-store to begin a new table.",
+            db,
+            kept,
         )
     earlier = kept_aside(db)
     if earlier and not fresh:
         raise DamagedStore(
             f"The game store {db} is missing and a damaged one was kept as {earlier[-1]}: "
             f"restore a backup to {db} (see docs/pi-setup.md, Backups), or start with "
-            "--fresh-store to begin a new table."
+            "--fresh-store to begin a new table.",
+            db,
+            earlier[-1],
         )
 
 

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import html
+import json
 import shutil
 import sqlite3
 import struct
 from pathlib import Path
 
 import pytest
+import requests
 
-from ..support import Phone, ServerProcess
+from ..support import ROOT, Phone, ServerProcess
 
 DB = "longhall.sqlite3"
 
@@ -51,11 +54,32 @@ def copy_of(store: Path, tmp_path: Path) -> Path:
     return data
 
 
+SENTENCES = {
+    lang: json.loads((ROOT / "server/static/i18n" / f"{lang}.json").read_text(encoding="utf-8"))[
+        "notices"
+    ]["store_damaged"]
+    for lang in ("en", "nl", "fr", "de")
+}
+
+
 def refused(data: Path) -> str:
-    """Start a server on ``data``; it must refuse; return what it logged."""
+    """Start a server on ``data``: it must not serve the table but say, on the table display and
+    in each language, which file and what to do; stopped, it exits with 3. Return its log."""
     server = ServerProcess(data)
-    with pytest.raises(RuntimeError, match="the server exited"):
-        server.start()
+    server.start()
+    try:
+        assert server.health()["phase"] == "damaged_store"
+        kept_as = kept(data)
+        for lang, sentence in SENTENCES.items():
+            page = requests.get(server.url + "/", headers={"Accept-Language": lang}, timeout=5)
+            assert page.status_code == 503
+            said = sentence.replace("{file}", str(data / DB)).replace("{kept}", str(kept_as))
+            assert f'<p id="store-damaged" lang="{lang}">{html.escape(said)}</p>' in page.text
+        # no table is served: no Socket.IO, no phone page
+        assert not requests.get(server.url + "/socket.io/?EIO=4&transport=polling", timeout=5).ok
+        assert "store-damaged" in requests.get(server.url + "/join/x", timeout=5).text
+    finally:
+        server.stop()
     assert server.proc is not None and server.proc.wait(10) == 3
     return server.log.read_text()
 
