@@ -7,6 +7,15 @@ import { h, errorText, seatBadge, gameLoader, t } from "/static/common.js";
 
 export const code = decodeURIComponent(location.pathname.split("/")[2] || "");
 export const TOKEN_KEY = `longhall.token.${code}`;
+// The seat token this phone had before the host took the seat away: shown when it joins again,
+// so that a phone the host sent away stays out until the host lets it back in.
+export const WAS_KEY = `longhall.was.${code}`;
+
+/** How this phone connects when it holds no seat: the table's code, and the token it had. */
+export function guestAuth() {
+  const was = localStorage.getItem(WAS_KEY);
+  return was ? { code, was } : { code };
+}
 
 export let conn = null;
 export let msg = null; // the latest snapshot or update

@@ -9,7 +9,7 @@ import {
   pickLanguage, seatBadge, t,
 } from "/static/common.js";
 import {
-  TOKEN_KEY, code, conn, currentGame, fatal, finalScores, me, msg, name, online, openSheet, render, seats, standingIn,
+  TOKEN_KEY, WAS_KEY, code, conn, guestAuth, currentGame, fatal, finalScores, me, msg, name, online, openSheet, render, seats, standingIn,
   send, setConn, setFatal, setMsg, setOnline, setRenderer, showToast, ui, versionWaiters,
 } from "./page.js";
 
@@ -26,7 +26,7 @@ async function boot() {
     history.replaceState(null, "", location.pathname);
   }
   const token = localStorage.getItem(TOKEN_KEY);
-  setConn(connectTable(token ? { token } : { code }, {
+  setConn(connectTable(token ? { token } : guestAuth(), {
     state(message) {
       setMsg(message);
       setFatal(null);
@@ -42,7 +42,11 @@ async function boot() {
       showToast(errorText(notice), "notice");
     },
     fatal(data) {
-      if (data.code === "bad_token" || data.code === "revoked") localStorage.removeItem(TOKEN_KEY);
+      if (data.code === "bad_token" || data.code === "revoked") {
+        const old = localStorage.getItem(TOKEN_KEY);
+        if (old) localStorage.setItem(WAS_KEY, old);
+        localStorage.removeItem(TOKEN_KEY);
+      }
       setFatal(data);
       render();
     },
@@ -245,7 +249,7 @@ function fatalScreen() {
   } else if (fatal.code !== "bad_code") {
     box.append(h("button", { class: "primary", onclick: () => {
       setFatal(null);
-      conn.reconnect({ code });
+      conn.reconnect(guestAuth());
     } }, t("fatal.join_again")));
   }
   return box;
@@ -287,7 +291,7 @@ function joinScreen() {
     h("label", { for: "name" }, t("join.name")), input,
     h("p", { class: "label" }, t("join.colour")), colours,
     h("button", {
-      class: "primary wide", id: "join", disabled: full || ui.pending || !online,
+      class: "primary wide", id: "join", disabled: full || table.locked || ui.pending || !online,
       onclick: async () => {
         const chosen = ui.name.trim();
         if (!chosen) { showToast(t("errors.bad_name", { max: 24 }), "error"); return; }
@@ -295,10 +299,12 @@ function joinScreen() {
         const answer = await send("join", { name: chosen, colour: ui.colour });
         if (answer && answer.ok) {
           localStorage.setItem(TOKEN_KEY, answer.token);
+          localStorage.removeItem(WAS_KEY);
           conn.socket.auth = { token: answer.token };
         }
       },
     }, full ? t("join.full") : t("join.button")),
+    table.locked ? h("p", { class: "muted", id: "join-locked" }, t("join.locked")) : null,
     seatList(false),
   );
 }
@@ -352,6 +358,7 @@ function lobbyScreen() {
             onclick: () => send("set_options", { deck }) }, t(`host.deck_${deck}`)))),
         h("p", { class: "muted small-text" }, t(`host.deck_${table.options.deck}_help`))] : null,
       ...tableLanguage(),
+      ...doorControls(),
       h("button", { class: "primary wide", id: "start", disabled: !ready || ui.pending, onclick: () => send("start") },
         table.status === "over" ? t("host.rematch") : t("host.start")),
       ready ? null : h("p", { class: "muted" }, t("host.need_players", { game: t(`games.${table.game}`), min: table.min_players, max: table.max_players }))));
@@ -470,6 +477,26 @@ function tableLanguage() {
       LANGUAGES.map((lang) => choice(lang, LANGUAGE_NAMES[lang])))];
 }
 
+/** The host closes the table to new players, and lets a phone sent away back in. */
+function doorControls() {
+  const table = msg.table;
+  const parts = [h("div", { class: "button-row" },
+    h("button", { id: "lock", class: table.locked ? "chosen" : "", disabled: ui.pending,
+      onclick: () => send("lock_lobby", { locked: !table.locked }) }, table.locked ? t("host.unlock") : t("host.lock")))];
+  if (table.locked) parts.push(h("p", { class: "muted small-text" }, t("host.locked")));
+  if (table.barred.length) {
+    parts.push(h("p", { class: "label" }, t("host.barred")));
+    const list = h("ul", { class: "seats", id: "barred" });
+    for (const phone of table.barred) {
+      list.append(h("li", { class: "seat-row" }, h("span", {}, phone.name),
+        h("span", { class: "row-tools" }, h("button", { class: "small", disabled: ui.pending,
+          onclick: () => send("allow_back", { phone: phone.id }) }, t("host.allow_back")))));
+    }
+    parts.push(list);
+  }
+  return parts;
+}
+
 function hostSheet() {
   const table = msg.table;
   const parts = [h("h2", {}, t("host.title")),
@@ -498,7 +525,7 @@ function hostSheet() {
       s.kind === "human" && !s.connected && !s.vacant ? h("span", { class: "tag away" }, t("lobby.away")) : null,
       s.bot && s.kind === "human" ? h("span", { class: "tag" }, t("lobby.standin")) : null, tools));
   });
-  parts.push(h("h3", {}, t("host.seats")), rows);
+  parts.push(h("h3", {}, t("host.seats")), rows, ...doorControls());
   if (ui.handover) {
     const svg = new DOMParser().parseFromString(ui.handover.qr, "image/svg+xml").documentElement;
     parts.push(h("div", { class: "handover" },

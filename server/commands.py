@@ -179,6 +179,10 @@ def _check_name(cmd: Command) -> None:
 
 
 def prepare_join(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    if desk.records.data.locked:
+        raise CommandError(
+            "table_locked", "The host has closed the table to new players: ask the host."
+        )
     room_for_one_more(desk)
     colour = free_colour(desk, cmd["colour"])
     token = new_token()
@@ -238,11 +242,53 @@ def apply_remove_seat(table: Records, record: Record) -> Outcome:
     return table.remove_seat(record["seat"])
 
 
+BARRED_KEPT = 32  # phones kept out at once; the oldest is let back in first
+
+
+def apply_kick(table: Records, record: Record) -> Outcome:
+    """Send a seat's phone away and keep it out (its token) until the host lets it back in."""
+    seat = table.data.seats[record["seat"]]
+    if seat.kind == "human" and seat.token_hash is not None:
+        entry = {"id": seat.token_hash[:12], "hash": seat.token_hash, "name": seat.name}
+        table.data.barred = [*table.data.barred, entry][-BARRED_KEPT:]
+    return table.remove_seat(record["seat"])
+
+
+def is_barred(barred: list[dict[str, str]], token_hash: str) -> bool:
+    """Whether the host sent away the phone that holds this token (and has not let it back)."""
+    return any(secrets.compare_digest(entry["hash"], token_hash) for entry in barred)
+
+
+def prepare_allow_back(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    if not any(entry["id"] == cmd["phone"] for entry in desk.records.data.barred):
+        raise CommandError("no_such_phone", "No phone sent away has that id.")
+    return _record(phone=cmd["phone"])
+
+
+def apply_allow_back(table: Records, record: Record) -> Outcome:
+    table.data.barred = [e for e in table.data.barred if e["id"] != record["phone"]]
+    return _outcome()
+
+
+def apply_lock(table: Records, record: Record) -> Outcome:
+    table.data.locked = record["locked"]
+    return _outcome()
+
+
 def prepare_handover(desk: Desk, who: Identity, cmd: Command) -> Prepared:
     seat = named_seat(desk, cmd)
     data = desk.records.data
     if data.seats[seat].kind == "bot" and data.status != "playing":
         raise CommandError("not_a_player", "Remove the bot and let the new player join instead.")
+    if data.status == "playing" and str(seat) in data.commitments:
+        # the new phone would show whoever holds it (the host, first) the plan or the card this
+        # seat committed to and nobody has seen yet: the seat changes hands after the reveal
+        raise CommandError(
+            "seat_committed",
+            f"{data.seats[seat].name} has committed a choice that is not revealed yet: hand the"
+            " seat on after the reveal.",
+            name=data.seats[seat].name,
+        )
     token = new_token()
     claim = f"{desk.join_url}#claim={token}"
     extra = {"token": token, "seat": seat, "claim_url": claim, "claim_qr": qr_svg(claim)}
@@ -526,8 +572,22 @@ KINDS: dict[str, CommandKind] = {
             prepare=prepare_remove_seat,
             apply=apply_remove_seat,
         ),
+        CommandKind("kick", {"seat": int}, by=HOST, prepare=prepare_remove_seat, apply=apply_kick),
         CommandKind(
-            "kick", {"seat": int}, by=HOST, prepare=prepare_remove_seat, apply=apply_remove_seat
+            "lock_lobby",
+            {"locked": bool},
+            by=HOST,
+            context=None,
+            prepare=lambda desk, who, cmd: _record(locked=cmd["locked"]),
+            apply=apply_lock,
+        ),
+        CommandKind(
+            "allow_back",
+            {"phone": str},
+            by=HOST,
+            context=None,
+            prepare=prepare_allow_back,
+            apply=apply_allow_back,
         ),
         CommandKind(
             "handover", {"seat": int}, by=HOST, prepare=prepare_handover, apply=apply_handover

@@ -103,6 +103,8 @@ class Messages:
             },
             "status": data.status,
             "paused": data.paused,
+            "locked": data.locked,  # the host closed the lobby to new players
+            "barred": [{"id": b["id"], "name": b["name"]} for b in data.barred],
             "options": dict(data.options),
             "seats": seats,
             "host": data.host,

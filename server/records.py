@@ -52,6 +52,10 @@ class Snapshot:
     contexts: dict[str, int] = field(default_factory=dict)
     last_result: dict[str, Any] | None = None
     language: str | None = None  # the table display's language, chosen by the host
+    locked: bool = False  # the host closed the lobby: no new seats
+    # phones the host sent away, kept out until the host lets them back in: their seat token's
+    # hash, a short public id for the host's button, and the name they had
+    barred: list[dict[str, str]] = field(default_factory=list)
 
 
 @dataclass

@@ -29,6 +29,7 @@ from .commands import (
     LobbyGame,
     Record,
     check_command,
+    is_barred,
     proxy_refused,
 )
 from .config import Settings
@@ -306,6 +307,8 @@ class Table:
                         seat.token_hash, hashed
                     ):
                         return Identity("seat", index, sid)
+                if is_barred(self.data.barred, hashed):
+                    raise kicked()
                 log.warning("refused a connection with an unknown or revoked token")
                 raise CommandError(
                     "bad_token", "This phone's seat is no longer valid: join the table again."
@@ -314,6 +317,9 @@ class Table:
             if isinstance(code, str) and code:
                 if not secrets.compare_digest(code.encode(), self.data.code.encode()):
                     raise CommandError("bad_code", "That is not this table's code.")
+                was = auth.get("was")  # the seat token this phone had, if the host took it away
+                if isinstance(was, str) and was and is_barred(self.data.barred, hash_token(was)):
+                    raise kicked()
                 return Identity("guest", None, sid)
             return Identity("public", None, sid)
 
@@ -461,6 +467,12 @@ class Table:
                 "phase": self.phase(),
                 "table_version": self.data.version,
             }
+
+
+def kicked() -> CommandError:
+    return CommandError(
+        "kicked", "The host sent this phone away from the table: ask the host to let it back in."
+    )
 
 
 def _refused(code: str, message: str) -> JSON:

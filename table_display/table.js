@@ -123,6 +123,7 @@ function lobbyScreen() {
           gameFacts(table.lobby_games[table.game], "lobby_table.game_facts")),
         h("h2", {}, t("lobby.seats", { n, max: table.max_players })),
         n ? list : h("p", { class: "muted" }, t("lobby_table.empty")),
+        table.locked ? h("p", { class: "locked", id: "lobby-locked" }, "🔒 ", t("lobby_table.locked")) : null,
         h("p", { class: "muted" }, n >= table.min_players ? t("lobby_table.ready") : t("lobby_table.need", { game: t(`games.${table.game}`), min: table.min_players }))),
       table.hotspot ? h("section", { class: "panel wifi" },
         h("img", { class: "qr", src: "/qr/wifi.svg", alt: t("lobby_table.wifi_alt") }),

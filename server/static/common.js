@@ -238,7 +238,7 @@ export function connectTable(auth, handlers) {
   });
   socket.on("connect_error", (err) => {
     const data = err && err.data;
-    if (data && (data.code === "bad_token" || data.code === "bad_code")) {
+    if (data && ["bad_token", "bad_code", "kicked"].includes(data.code)) {
       stopped = true;
       socket.disconnect();
       handlers.fatal && handlers.fatal(data);
