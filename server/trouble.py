@@ -31,6 +31,7 @@ log = logging.getLogger("longhall.trouble")
 CATALOGS = Path(__file__).resolve().parent / "static" / "i18n"
 EXIT_DAMAGED = 3
 REQUEST_SECONDS = 10.0  # a client that sends its request slower than this is hung up on
+MOST_AT_ONCE = 16  # requests served at once
 
 
 def sentences(damaged: DamagedStore) -> dict[str, str]:
@@ -111,6 +112,21 @@ def application(damaged: DamagedStore) -> Any:
 
 class _Server(ThreadingMixIn, WSGIServer):
     daemon_threads = True
+    busy = threading.BoundedSemaphore(MOST_AT_ONCE)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        # a flood of connections cannot spend the Pi's memory on threads: beyond the cap, the
+        # connection is closed at once (the kiosk asks again within seconds)
+        if not self.busy.acquire(blocking=False):
+            self.shutdown_request(request)
+            return
+        super().process_request(request, client_address)
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.busy.release()
 
 
 class _Quiet(WSGIRequestHandler):

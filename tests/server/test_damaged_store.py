@@ -184,3 +184,48 @@ def test_history_does_not_open_a_damaged_store(killed_store: Path, tmp_path: Pat
     assert main(["history", "--data-dir", str(data)]) == 3
     assert str(data / DB) in capsys.readouterr().err
     assert (data / DB).read_bytes() == b"" and (data / f"{DB}-wal").read_bytes() == wal
+
+
+def test_the_damaged_store_page_takes_no_more_than_its_share_of_threads(
+    killed_store: Path, tmp_path: Path
+) -> None:
+    """Connections held open (a slow or hostile client) take at most MOST_AT_ONCE threads; more
+    are closed at once; once they go, the page is served again."""
+    import socket
+    import time
+
+    from server.trouble import MOST_AT_ONCE
+
+    data = copy_of(killed_store, tmp_path)
+    (data / DB).write_bytes(b"")
+    server = ServerProcess(data)
+    server.start()
+    held: list[socket.socket] = []
+    try:
+        for _ in range(MOST_AT_ONCE):
+            sock = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+            sock.sendall(b"GET / HTTP/1.1\r\n")  # and never the rest
+            held.append(sock)
+        extra = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+        extra.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        try:  # closed without an answer (a reset, if the request was still unread)
+            answer = extra.recv(100)
+        except ConnectionResetError:
+            answer = b""
+        assert answer == b""  # no thread was spent on it
+        extra.close()
+        for sock in held:
+            sock.close()
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:  # the held threads see their clients go
+            try:
+                if requests.get(server.url + "/", timeout=5).status_code == 503:
+                    break
+            except requests.RequestException:
+                pass
+        else:
+            raise AssertionError("the page was not served again")
+    finally:
+        for sock in held:
+            sock.close()
+        server.stop()
