@@ -14,7 +14,7 @@ from .conftest import seated
 # The kinds a player who is not the host may send. Opening a command to every player is a
 # decision about the table's safety: it is made here, on purpose, not by editing a set of names.
 OPEN_TO_PLAYERS = {"profile", "act", "table"}
-SAMPLES: dict[type, Any] = {int: 1, str: "greedy", dict: {"type": "place", "to": "A"}}
+SAMPLES: dict[type, Any] = {int: 1, bool: True, str: "greedy", dict: {"type": "place", "to": "A"}}
 
 
 def sample(kind: str) -> dict[str, Any]:
