@@ -42,7 +42,9 @@ async function boot() {
       showToast(errorText(notice), "notice");
     },
     fatal(data) {
-      if (data.code === "bad_token" || data.code === "revoked") {
+      if (["bad_token", "revoked", "kicked"].includes(data.code)) {
+        // the token goes, but is shown as the one this phone had when it joins again: a phone
+        // the host sent away stays out until the host lets it back in
         const old = localStorage.getItem(TOKEN_KEY);
         if (old) localStorage.setItem(WAS_KEY, old);
         localStorage.removeItem(TOKEN_KEY);
@@ -486,9 +488,9 @@ function doorControls() {
   if (table.locked) parts.push(h("p", { class: "muted small-text" }, t("host.locked")));
   if (table.barred.length) {
     parts.push(h("p", { class: "label" }, t("host.barred")));
-    const list = h("ul", { class: "seats", id: "barred" });
+    const list = h("ul", { class: "barred-list", id: "barred" });
     for (const phone of table.barred) {
-      list.append(h("li", { class: "seat-row" }, h("span", {}, phone.name),
+      list.append(h("li", { class: "barred-row" }, h("span", {}, phone.name),
         h("span", { class: "row-tools" }, h("button", { class: "small", disabled: ui.pending,
           onclick: () => send("allow_back", { phone: phone.id }) }, t("host.allow_back")))));
     }

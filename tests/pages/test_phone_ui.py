@@ -92,8 +92,9 @@ def test_the_pages_sha256_and_canonical_json_match_the_server(
 def test_a_phone_whose_seat_was_taken_while_it_slept_offers_to_join_again(
     browser: Any, server: ServerProcess
 ) -> None:
-    """The server refuses the stored token with ``bad_token``; the page says why, forgets the
-    token (instead of showing 'offline' for ever) and lets the player join again."""
+    """The server refuses the stored token (``kicked``: the host sent this phone away); the page
+    says why, forgets the token as a seat (instead of showing 'offline' for ever) and lets the
+    player join again once the host lets the phone back in (issue 15 item 9)."""
     table = browser.new_context().new_page()
     table.goto(server.url + "/")
     table.wait_for_selector("#join-url")
@@ -107,9 +108,13 @@ def test_a_phone_whose_seat_was_taken_while_it_slept_offers_to_join_again(
     wait_until(anna.page, "document.querySelectorAll('.seat-row').length === 1")
     woken = Watched(context.new_page(), "bram again")
     woken.page.goto(url)
-    woken.page.wait_for_selector("text=This seat is no longer yours")
+    woken.page.wait_for_selector("text=Sent away by the host")
     code = url.rsplit("/", 1)[1]
     assert woken.page.evaluate(f"localStorage.getItem('longhall.token.{code}')") is None
+    woken.page.get_by_role("button", name="Join the table").tap()  # still kept out
+    woken.page.wait_for_selector("text=Sent away by the host")
+    anna.page.get_by_role("button", name="Let back in").tap()
+    wait_until(anna.page, "document.querySelector('#barred') === null")
     woken.page.get_by_role("button", name="Join the table").tap()
     woken.page.wait_for_selector("#name")
     woken.page.fill("#name", "Bram")
