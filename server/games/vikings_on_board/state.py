@@ -34,6 +34,7 @@ ACTION_SHAPES: dict[str, dict[str, type | tuple[type, ...]]] = {
     "sail": {"drakkar": int},
     "take_chest": {"kind": str},
     "discard_chest": {"kind": str},
+    "next": {},  # the table's NEXT through a sailing's steps (V4.2, V4.3)
 }
 
 
