@@ -163,10 +163,10 @@ def test_next_shows_a_vikings_on_board_sailing_step_by_step(rig: Rig) -> None:
         assert anna.act(**rnd.choice(legal))["ok"]
     else:
         raise AssertionError("no drakkar sailed")
-    steps = public["sailing"]["steps"]
+    steps, colours = public["sailing"]["steps"], len(public["sailing"]["influence"])
     for shown in range(steps + 1):
         sailing = rig.display.last()["game"]["public"]["sailing"]
-        assert sailing["shown"] == shown and len(sailing["counted"]) == min(shown, steps - 2)
+        assert sailing["shown"] == shown and len(sailing["counted"]) == min(shown, colours)
         assert rig.lights()[:2] == [Light.ON, Light.ON]
         assert rig.colour() == ((1, 1, 1), Light.ON)
         rig.press(NEXT)

@@ -74,8 +74,10 @@ def sail(st: VikingsState, seat: Seat, action: Action) -> None:
 
 
 def reckon_steps(sailing: dict[str, Any]) -> int:
-    """How many NEXT steps the reckoning shows: each colour aboard, the ranking, the bets."""
-    return len(sailing["influence"]) + 2
+    """How many NEXT steps the reckoning shows: each colour aboard, the ranking, the bets (with
+    no hull piece aboard, one: nobody leads, V4.1)."""
+    colours = len(sailing["influence"])
+    return colours + 2 if colours else 1
 
 
 def next_step(st: VikingsState, seat: Seat, action: Action) -> None:

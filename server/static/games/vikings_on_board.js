@@ -80,7 +80,7 @@ export function sailingShown(pub, sail) {
   if (s && s.drakkar === sail.drakkar) {
     const m = s.influence.length;
     const next = pub.phase !== "reckon" ? null
-      : s.shown < m ? "count" : s.shown === m ? "rank" : s.shown === m + 1 ? "bets" : "chests";
+      : s.shown >= s.steps ? "chests" : s.shown < m ? "count" : s.shown === m ? "rank" : "bets";
     return { drakkar: s.drakkar, ranking: s.influence, counted: s.counted, ranked: s.ranked, paid: s.paid, shown: s.shown, next };
   }
   const counted = [];

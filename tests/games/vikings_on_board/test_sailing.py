@@ -138,6 +138,25 @@ def test_the_table_shows_the_sailing_one_step_per_next() -> None:
     refused(st, None, {"type": "next"}, "not_table_action")
 
 
+def test_a_drakkar_with_no_hull_piece_is_reckoned_in_one_step() -> None:
+    # V4.1, V4.2: sailing with no hull piece aboard (no drakkar was ready): nobody leads
+    st = new_game(4)
+    arrange(st, {3: []})
+    set_prow(st, 3, ["furs"])
+    sail_ready = [d for d in range(8) if d != 3 and (st.hulls[d] or st.prows[d])]
+    st.sailed, st.sterns = sail_ready[:6], 1
+    end_turn_with_stern(st, RED)
+    st.apply(RED, {"type": "sail", "drakkar": 3})
+    shown = SPEC.view(st, None)["public"]["sailing"]
+    assert (shown["steps"], shown["counted"], shown["ranked"]) == (1, [], False)
+    st.apply(None, {"type": "next"})
+    shown = SPEC.view(st, None)["public"]["sailing"]
+    assert shown["ranked"] and shown["paid"] and st.phase == "reckon"
+    st.apply(None, {"type": "next"})
+    assert st.box[-1:] == ["furs"]  # V4.5: nobody is due to take it
+    ok(st)
+
+
 def test_rulebook_example_d_goods() -> None:
     # V4.4: blue takes grain, red furs, green furs; a metal chest is left: blue takes it
     st = new_game(4)
