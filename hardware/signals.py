@@ -41,6 +41,7 @@ PHASE_GROUPS = {
     "act": "planning",
     "bonus": "planning",
     "sail": "fights",
+    "reckon": "reveal",  # a sailing shown step by step: press NEXT (white)
     "share": "fights",
 }
 

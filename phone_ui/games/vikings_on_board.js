@@ -5,10 +5,11 @@
 
 import { h, icon, t } from "/static/common.js";
 import {
-  GOODS, HULL_MAX, chestChip, chestWords, colourName, drakkarNo, errorWords, findPiece, pieceWords, whyNot,
+  GOODS, HULL_MAX, chestChip, chestWords, colourLabel, colourName, countWords, drakkarNo, errorWords, findPiece,
+  pieceWords, sailingShown, whyNot,
 } from "/static/games/vikings_on_board.js";
 import {
-  act, actionButton, finalScores, legalHas, me, msg, name, online, openSheet, render, seats, ui, waiting,
+  act, actionButton, finalScores, legalHas, me, msg, name, online, openSheet, render, seats, tableStep, ui, waiting,
 } from "../page.js";
 
 document.head.append(h("link", { rel: "stylesheet", href: new URL("./vikings_on_board.css", import.meta.url).href }));
@@ -66,6 +67,7 @@ function finalFrame(g) {
 
 function theirMove(g) {
   const pub = g.public;
+  if (pub.phase === "reckon" && pub.sailing) return reckonPanel(pub);
   const seat = pub.active[0];
   if (seat === undefined) return waiting(t("conn.connecting"));
   if (pub.phase === "turn") {
@@ -81,6 +83,36 @@ function theirMove(g) {
     return waiting(t(key, { name: name(seat), colour: colourName(pub.sailing.due) }));
   }
   return waiting(t("vob.you.wait_choice", { name: name(seat) }));
+}
+
+/** A sailing shown step by step (V4.2, V4.3): what the table display shows now, in short, and
+ * NEXT for any player (as the table's own button): the next colour counted, the ranking, the bet. */
+function reckonPanel(pub) {
+  const s = pub.sailing;
+  const shown = sailingShown(pub, { drakkar: s.drakkar, influence: s.influence });
+  const lines = [];
+  if (!shown.ranked) {
+    for (const count of shown.counted) lines.push(countWords(pub, count, name));
+  } else if (!shown.ranking.length) {
+    lines.push(t("vob.table.nobody"));
+  } else {
+    lines.push(shown.ranking.map((r) => `${colourLabel(pub, r.colour, name)} ${r.shields}`).join(" · "));
+  }
+  if (shown.paid && shown.ranking.length) {
+    const log = pub.log;
+    const start = log.findLastIndex((e) => e.e === "sail");
+    const won = log.slice(start + 1).find((e) => e.e === "bet_won");
+    lines.push(won
+      ? t("vob.table.bet_won", { name: name(won.seat), colour: colourName(won.colour) })
+      : t("vob.table.no_bet", { colour: colourName(shown.ranking[0].colour) }));
+  }
+  return h("section", { class: "panel vob-prompt vob-reckon", "data-shown": s.shown },
+    h("h2", {}, t("vob.table.sailing", { drakkar: drakkarNo(s.drakkar) })),
+    lines.length ? h("ul", {}, lines.map((text) => h("li", {}, text))) : null,
+    h("button", {
+      class: "primary wide", id: "vob-next", "data-table": "next", disabled: ui.pending || !online,
+      onclick: () => tableStep("next"),
+    }, t(`vob.table.next.${shown.next}`)));
 }
 
 function yourMove(g) {

@@ -5,49 +5,29 @@
 
 import { h, icon, seatBadge, t } from "/static/common.js";
 import {
-  GOODS, HULL_MAX, chestChip, colourMark, colourName, drakkarNo, errorWords, findPiece, logLine,
-  pieceWords,
+  GOODS, HULL_MAX, chestChip, colourLabel as labelOf, colourMark, colourName, countWords, drakkarNo, errorWords,
+  findPiece, logLine, pieceWords, sailingShown,
 } from "/static/games/vikings_on_board.js";
 import { msg, name, token, url } from "../page.js";
 
 document.head.append(h("link", { rel: "stylesheet", href: new URL("./vikings_on_board.css", import.meta.url).href }));
 
-// Where each moved hull piece came from, learnt from the view before the move (the log says only
-// where it went): "move red's 2-shield hull piece from drakkar 3 to the rear of drakkar 5".
-const movedFrom = new Map();
-let previous = null; // the public view drawn last
-
-const eventKey = (event) => JSON.stringify(event);
-
-function learnMoves(pub) {
-  if (previous && previous !== pub) {
-    for (const event of pub.log) {
-      if (event.e !== "move" || movedFrom.has(eventKey(event))) continue;
-      const before = findPiece(previous, event.piece);
-      if (before) movedFrom.set(eventKey(event), before.drakkar);
-    }
-  }
-  previous = pub;
-}
-
-const fromOf = (event) => movedFrom.get(eventKey(event));
 const symbols = () => msg.table.colours;
-const seatOfColour = (pub, colour) => pub.colours.indexOf(colour);
 
 /** A colour in words with its mark; a played colour also names its player. */
 function colourLabel(pub, colour) {
-  const seat = seatOfColour(pub, colour);
-  return seat >= 0 ? name(seat) : `${symbols()[colour] || ""} ${colourName(colour)}`;
+  return pub.colours.includes(colour) ? labelOf(pub, colour, name) : `${symbols()[colour] || ""} ${colourName(colour)}`;
 }
 
+// A move's log event names the drakkar its piece came from: the lines read the same after a
+// reload of this page as before it.
 function line(event, pub) {
-  return logLine(event, pub, name, fromOf);
+  return logLine(event, pub, name);
 }
 
 // -- the screen ----------------------------------------------------------------------------------
 
 function gameScreen(pub) {
-  learnMoves(pub);
   return [
     h("header", { class: "titlebar" },
       h("h1", {}, t(`games.${msg.table.game}`)),
@@ -168,30 +148,47 @@ function lastSailing(pub) {
   return { sail: log[start], events: sailedAt >= 0 ? after.slice(0, sailedAt + 1) : after };
 }
 
+/** A sailing, as far as the table has shown it (V4.2-V4.4): each colour's shields counted from
+ * the prow, the ranking and its tie-break, the bet on the leader, then the chests in order; the
+ * step just shown is marked, and what the next NEXT shows is said. */
 function sailingSteps(pub, { sail, events }) {
-  const ranking = sail.influence;
+  const shown = sailingShown(pub, sail);
+  const { ranking, counted } = shown;
   const steps = [];
-  steps.push(h("h3", {}, t("vob.table.sailing", { drakkar: drakkarNo(sail.drakkar) })));
-  if (!ranking.length) {
-    steps.push(h("p", {}, t("vob.table.nobody")));
-  } else {
-    steps.push(h("p", { class: "muted" }, t("vob.table.influence")));
-    steps.push(h("ol", { class: "vob-influence" }, ranking.map((r, i) => h("li", { class: i === 0 ? "leader" : "" },
-      colourMark(r.colour, symbols()), " ", colourLabel(pub, r.colour), " ", h("strong", {}, `${r.shields}`), " ", icon("shield")))));
+  let newest = null; // the step the last NEXT showed
+  const step = (node) => { steps.push(node); newest = node; return node; };
+  steps.push(h("h3", {}, t("vob.table.sailing", { drakkar: drakkarNo(shown.drakkar) })));
+  if (counted.length) steps.push(h("p", { class: "muted" }, t("vob.table.influence")));
+  if (counted.length && !shown.ranked) { // once ranked, the ranking carries each colour's total
+    const items = counted.map((c) => h("li", {}, colourMark(c.colour, symbols()), " ", countWords(pub, c, name)));
+    steps.push(h("ul", { class: "vob-counts" }, items));
+    newest = items[items.length - 1];
+  }
+  if (shown.ranked && !ranking.length) step(h("p", {}, t("vob.table.nobody")));
+  if (shown.ranked && ranking.length) {
+    const ranked = [h("ol", { class: "vob-influence" }, ranking.map((r, i) => h("li", { class: i === 0 ? "leader" : "" },
+      colourMark(r.colour, symbols()), " ", colourLabel(pub, r.colour), " ", h("strong", {}, `${r.shields}`), " ", icon("shield"))))];
     for (let i = 1; i < ranking.length; i++) {
       if (ranking[i].shields === ranking[i - 1].shields) {
-        steps.push(h("p", { class: "small" }, t("vob.table.tie", { a: colourName(ranking[i - 1].colour), b: colourName(ranking[i].colour), n: ranking[i].shields })));
+        ranked.push(h("p", { class: "small" }, t("vob.table.tie", { a: colourName(ranking[i - 1].colour), b: colourName(ranking[i].colour), n: ranking[i].shields })));
       }
     }
-    const leader = ranking[0].colour;
+    step(h("div", {}, ranked));
+  }
+  if (shown.paid && ranking.length) {
     const won = events.find((e) => e.e === "bet_won");
-    steps.push(h("p", {}, won
+    step(h("p", {}, won
       ? t("vob.table.bet_won", { name: name(won.seat), colour: colourName(won.colour) })
-      : t("vob.table.no_bet", { colour: colourName(leader) })));
+      : t("vob.table.no_bet", { colour: colourName(ranking[0].colour) })));
   }
   const chests = events.filter((e) => ["take_chest", "take_chests", "discard_chest", "chests_lost"].includes(e.e));
-  if (chests.length) steps.push(h("ul", { class: "vob-takes" }, chests.map((e) => h("li", {}, line(e, pub)))));
-  return h("div", { class: "vob-sailing", "data-drakkar": sail.drakkar }, steps);
+  if (chests.length) {
+    steps.push(h("p", { class: "muted" }, t("vob.table.chests_in_order")));
+    step(h("ul", { class: "vob-takes" }, chests.map((e) => h("li", {}, line(e, pub)))));
+  }
+  if (newest && shown.shown !== null) newest.classList.add("vob-newest");
+  if (shown.next) steps.push(h("p", { class: "vob-next-hint" }, icon("turn"), " ", t(`vob.table.next.${shown.next}`)));
+  return h("div", { class: "vob-sailing", "data-drakkar": shown.drakkar, "data-shown": shown.shown ?? "all" }, steps);
 }
 
 /** What happened, newest first, in words that say what to move on the physical board. */

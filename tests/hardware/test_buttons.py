@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import random
 import threading
 from collections.abc import Callable
 
 import pytest
 
+from hardware.signals import Light
+from server.games.api import progress_actions
 from server.table import Table
 from tests.server.conftest import seated
 
-from .conftest import HOST, NEXT, SEATS, Rig, plan_all
+from .conftest import HOST, NEXT, SEATS, Rig, plan_all, play_bots
 
 
 def test_next_starts_the_game_once_the_lobby_is_ready(rig: Rig) -> None:
@@ -140,3 +143,32 @@ def test_the_buttons_and_lights_run_on_one_thread_of_their_own(
     rig.hw.close()
     assert not rig.hw.worker.is_alive()
     assert [rig.pins.pin(p).state for p in SEATS[:3]] == [False, False, False]  # all off
+
+
+def test_next_shows_a_vikings_on_board_sailing_step_by_step(rig: Rig) -> None:
+    """V4.2, V4.3: NEXT counts each colour's shields, ranks them, pays the bet; meanwhile every
+    seat LED is steady and the indicator white (the table waits for NEXT), from the public view."""
+    (anna,) = seated(rig.lh, ["Anna"])
+    assert anna.send("set_game", game="vikings_on_board")["ok"]
+    assert anna.send("add_bot", bot="greedy")["ok"]
+    assert anna.send("start")["ok"]
+    rnd = random.Random(4)
+    for _ in range(2000):
+        play_bots(rig.table)
+        public = rig.display.last()["game"]["public"]
+        if public["phase"] == "reckon":
+            break
+        legal = progress_actions(anna.last()["game"]["legal"])
+        assert legal, public["phase"]
+        assert anna.act(**rnd.choice(legal))["ok"]
+    else:
+        raise AssertionError("no drakkar sailed")
+    steps, colours = public["sailing"]["steps"], len(public["sailing"]["influence"])
+    for shown in range(steps + 1):
+        sailing = rig.display.last()["game"]["public"]["sailing"]
+        assert sailing["shown"] == shown and len(sailing["counted"]) == min(shown, colours)
+        assert rig.lights()[:2] == [Light.ON, Light.ON]
+        assert rig.colour() == ((1, 1, 1), Light.ON)
+        rig.press(NEXT)
+    assert rig.display.last()["game"]["public"]["phase"] != "reckon"
+    assert not [n for n in rig.notices() if n["code"] == "next_too_early"]

@@ -222,7 +222,8 @@ def test_pwm_on_pins_without_it_is_reported_not_fatal(
 
 def test_vikings_on_board_lights_the_seat_whose_turn_it_is() -> None:
     """V2.1: one viking moves at a time; its owner's seat LED blinks fast, the others are on; the
-    phase indicator is green during the turn and red while a drakkar sails (public view only)."""
+    phase indicator is green during the turn, white while a sailing waits for NEXT, red while the
+    stern's taker sails and the chests are taken (public view only)."""
     from hardware.signals import signals
     from server.gamedata import default_config
     from server.games.vikings_on_board import SPEC
@@ -238,8 +239,13 @@ def test_vikings_on_board_lights_the_seat_whose_turn_it_is() -> None:
         assert [shown.seats[i] for i in range(3)] == [
             Light.FAST if i in active else Light.ON for i in range(3)
         ]
-        assert shown.phase == ("fights" if st.phase in ("sail", "share") else "planning")
+        group = {"sail": "fights", "share": "fights", "reckon": "reveal"}
+        assert shown.phase == group.get(st.phase, "planning")
         seen.add(st.phase)
+        if st.phase == "reckon":  # the sailing's steps: everyone waits for NEXT (V4.2, V4.3)
+            assert not active and shown.seats[:3] == (Light.ON,) * 3
+            st.apply(None, {"type": "next"})
+            continue
         seat = active[0]
         st.apply(seat, bots[seat].choose(st, seat))
-    assert {"turn", "act", "sail"} <= seen
+    assert {"turn", "act", "sail", "reckon"} <= seen

@@ -109,6 +109,14 @@ COUNTED = {
     "errors.table_full": "max",
     "errors.bad_name": "max",
     "stone_count.stone": "n",
+    "vob.piece_short": "shields",
+    "vob.pile": "count",
+    "vob.table.tie": "n",
+    "vob.table.count": "n",
+    "vob.log.draw_2": "n",
+    "vob.log.chest_returned": "n",
+    "vob.log.take_chests": "count",
+    "vob.log.end": "n",
 }
 # The browser's plural categories of each language (Intl.PluralRules): "one" and "other" in all
 # four; French also has "many" (a million), which "other" covers.

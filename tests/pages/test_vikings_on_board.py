@@ -18,7 +18,8 @@ from .test_table_display import MEASURE
 
 pytestmark = pytest.mark.slow
 
-CLICKABLE = "[data-action]:not([disabled])"
+# a player's own moves, and NEXT through a sailing's steps (any player, as the table's button)
+CLICKABLE = "[data-action]:not([disabled]), [data-table]:not([disabled])"
 # every action a player takes on the phone in a 2-player game (V2-V4)
 ACTION_KINDS = {
     "go",
@@ -33,6 +34,7 @@ ACTION_KINDS = {
     "raise",
     "bonus_viking",
     "sail",
+    "table:next",  # V4.2, V4.3: the sailing shown one step per NEXT
 }
 
 
@@ -94,7 +96,10 @@ def choose(phone: Watched, rnd: random.Random, used: set[str], buildings: set[st
     page = phone.page
     options = []
     for element in page.query_selector_all(CLICKABLE):
-        action = json.loads(element.get_attribute("data-action") or "{}")
+        raw = element.get_attribute("data-action")
+        action = (
+            json.loads(raw) if raw else {"type": f"table:{element.get_attribute('data-table')}"}
+        )
         kind = action.get("type")
         fresh = kind not in used or (kind == "go" and action["building"] not in buildings)
         if kind == "back" and "back" in used:
@@ -127,6 +132,22 @@ def step_kind(page: Any) -> str:
             " : ''); })()"
         )
     )
+
+
+RANKED = ".vob-sailing .vob-influence.vob-newest, .vob-sailing .vob-newest .vob-influence"
+TODO = "[...document.querySelectorAll('.vob-todo li')].map((li) => li.textContent)"
+
+
+def reload_table_keeps_the_moves(page: Any) -> None:
+    """What to move on the physical board reads the same after a reload: a moved hull piece's
+    line still names the drakkar it came from (nobody acts meanwhile: no bots in this game)."""
+    version = page.evaluate("document.body.dataset.version")
+    before = page.evaluate(TODO)
+    assert any("from drakkar" in line for line in before), before
+    page.reload()
+    wait_until(page, f"document.body.dataset.version === '{version}'", timeout=60)
+    page.wait_for_selector(".vob-todo li")
+    assert page.evaluate(TODO) == before
 
 
 def start_vikings(host: Any, seats: int) -> None:
@@ -185,14 +206,18 @@ def test_a_whole_two_player_game_with_two_phones(browser: Any, server: ServerPro
             acted = choose(phone, rnd, used, buildings) or acted
         if not acted:
             table.page.wait_for_timeout(50)
-        if "sail" in used and "vob-table-sailing" not in shots:
-            shots.add("vob-table-sailing")
+        if "vob-table-sailing" not in shots and table.page.query_selector(RANKED):
+            shots.add("vob-table-sailing")  # a sailing half shown: ranked, the bet still to come
             screenshot(table.page, "vob-table-sailing")
+        if "table-reload" not in shots and "from drakkar" in table.page.inner_text(".vob-todo"):
+            shots.add("table-reload")
+            reload_table_keeps_the_moves(table.page)
         assert dom_barrel_values(table.page) == 0  # the table display never shows one
     else:
         raise AssertionError("the game did not end")
 
     assert used >= ACTION_KINDS, ACTION_KINDS - used
+    assert {"vob-table-sailing", "table-reload"} <= shots, shots
     assert len(buildings) == 11, buildings
     wait_until(table.page, "document.querySelector('.final')", timeout=15)
     screenshot(table.page, "vob-table-final")

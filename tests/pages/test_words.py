@@ -78,6 +78,56 @@ EXPECTED = {
 }
 
 
+# Vikings on Board's counts (its log lines through its own words module).
+READ_VOB = """async ([lang, asks]) => {
+  const common = await import("/static/common.js");
+  const vob = await import("/static/games/vikings_on_board.js");
+  await common.loadLanguage(lang);
+  const pub = { colours: ["red", "green"], drakkars: [] };
+  const who = (seat) => ["Anna", "Bram"][seat];
+  return asks.map(([key, params]) => key === "log" ? vob.logLine(params, pub, who)
+    : key === "piece" ? vob.pieceWords(params) : common.t(key, params));
+}"""
+
+EXPECTED_VOB = {
+    "en": [
+        (("log", {"e": "end", "winners": [0]}), "The game is over: Anna wins."),
+        (("log", {"e": "end", "winners": [0, 1]}), "The game is over: Anna, Bram win."),
+        (
+            ("log", {"e": "take_chests", "seat": 1, "count": 2}),
+            "Bram takes the 2 chests left on the prow, face down.",
+        ),
+        (("vob.pile", {"n": 2, "count": 1}), "Warehouse 2: 1 chest"),
+        (
+            ("vob.table.tie", {"a": "Red", "b": "Blue", "n": 1}),
+            "Red and Blue have 1 shield each: Red leads, nearer the prow.",
+        ),
+    ],
+    "nl": [
+        (
+            ("log", {"e": "draw", "seat": 0, "warehouse": 2, "chests": 1}),
+            "Anna trekt 1 kist uit pakhuis 2 en bekijkt die.",
+        ),
+        (("piece", {"colour": "red", "shields": 1}), "het rompdeel (rood) met 1 schild"),
+        (("vob.piece_short", {"shields": 3}), "3 schilden"),
+    ],
+    "fr": [  # French counts 0 and 1 as one
+        (("vob.pile", {"n": 1, "count": 0}), "Entrepôt 1\u00a0: 0 Coffre"),
+        (
+            ("log", {"e": "end", "winners": [0, 1]}),
+            "La partie est finie\u00a0: Anna, Bram gagnent.",
+        ),
+    ],
+    "de": [
+        (("vob.table.count", {"colour": "Anna", "pieces": "1", "n": 1}), "Anna: 1 = 1 Schild"),
+        (
+            ("vob.log.chest_returned", {"kind": "Getreide", "drakkar": 3, "n": 1}),
+            "Legt eine Truhe Getreide offen auf den Bug von Drakkar 3; 1 kommt unter Stapel 2.",
+        ),
+    ],
+}
+
+
 def test_plural_forms_follow_each_language_s_rules(browser: Any, server: ServerProcess) -> None:
     context = browser.new_context()
     watched = Watched(context.new_page(), "table display")
@@ -87,6 +137,10 @@ def test_plural_forms_follow_each_language_s_rules(browser: Any, server: ServerP
     for lang, cases in EXPECTED.items():
         asks = [[key, params] for (key, params), _ in cases]
         got = page.evaluate(READ, [lang, asks])
+        assert got == [text for _, text in cases], lang
+    for lang, cases in EXPECTED_VOB.items():  # Vikings on Board's counts too
+        asks = [[key, params] for (key, params), _ in cases]
+        got = page.evaluate(READ_VOB, [lang, asks])
         assert got == [text for _, text in cases], lang
     assert watched.errors == []
     context.close()

@@ -224,7 +224,11 @@ def to_drakkar(st: VikingsState, seat: Seat, action: Action) -> None:
         )
     st.hulls[source].remove(piece)  # V2.5: the pieces behind close up toward the prow
     st.hulls[target].append(piece)
-    st.record("move", seat=seat, building=step["building"], piece=piece, to=target)
+    # where it came from too: the table display's "move it from drakkar 3 to drakkar 5" must read
+    # the same after a reload, when no earlier view is left to learn it from
+    st.record(
+        "move", seat=seat, building=step["building"], piece=piece, to=target, **{"from": source}
+    )
     st.goto(after_action(st))
 
 

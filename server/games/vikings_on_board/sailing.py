@@ -54,15 +54,43 @@ def sail(st: VikingsState, seat: Seat, action: Action) -> None:
         drakkar=d,
         influence=[{"colour": R.COLOURS[c], "shields": s} for c, s in order],
     )
-    _settle_bets(st, d, order[0][0] if order else None)
     st.sailing = {
         "drakkar": d,
         "influence": [[c, s] for c, s in order],
         "next": 0,
         "chooser": None,
         "mode": None,
+        "shown": 0,
     }
-    st.goto("share")
+    st.goto("reckon")
+
+
+# -- the reckoning, one step per NEXT (V4.2, V4.3) ------------------------------------------------
+# The printed game counts each colour's shields aloud, ranks the colours, then pays the winning
+# bet, before anyone touches a chest. The table does the same, one step per NEXT, so every player
+# can follow it on the table display: step k (1..m) counts the k-th colour aboard (from the prow),
+# step m + 1 ranks them (with the tie-break), step m + 2 pays the bet on the leader. Nothing here
+# draws from the RNG or asks a player, so the outcome is the one the single action gave.
+
+
+def reckon_steps(sailing: dict[str, Any]) -> int:
+    """How many NEXT steps the reckoning shows: each colour aboard, the ranking, the bets (with
+    no hull piece aboard, one: nobody leads, V4.1)."""
+    colours = len(sailing["influence"])
+    return colours + 2 if colours else 1
+
+
+def next_step(st: VikingsState, seat: Seat, action: Action) -> None:
+    """NEXT: show the sailing's next step; after the bets, the chests are handed out (V4.4)."""
+    sailing = _sailing(st)
+    steps = reckon_steps(sailing)
+    if sailing["shown"] >= steps:
+        st.goto("share")
+        return
+    sailing["shown"] += 1
+    if sailing["shown"] == steps:  # V4.3: the bet on the leading colour is paid now
+        order = sailing["influence"]
+        _settle_bets(st, sailing["drakkar"], order[0][0] if order else None)
 
 
 def influence(st: VikingsState, hull: list[int]) -> list[tuple[int, int]]:

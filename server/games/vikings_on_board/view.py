@@ -102,12 +102,14 @@ def public_view(st: VikingsState) -> dict[str, Any]:
             "due": R.COLOURS[order[sailing["next"]][0]] if order else None,
             "chooser": sailing["chooser"],
             "mode": sailing["mode"],
+            **_reckoning(st, sailing),
         }
     return {
         "turn": st.round,
         "phase": st.phase,
         "players": st.n,
         "active": st.active_seats(),
+        "table_actions": [a["type"] for a in st.legal_actions(None)],  # NEXT (V4.2, V4.3)
         "colours": [R.COLOURS[c] for c in st.colours],
         "order": [R.COLOURS[c] for c in st.order],
         "buildings": list(R.BUILDINGS),
@@ -128,6 +130,30 @@ def public_view(st: VikingsState) -> dict[str, Any]:
         "scores": scores(st) if over else None,
         "result": st.result,
         "log": st.log[-LOG_TAIL:],
+    }
+
+
+def _reckoning(st: VikingsState, sailing: dict[str, Any]) -> dict[str, Any]:
+    """How far the table has shown the sailing (V4.2, V4.3): the colours counted so far, in the
+    order their first piece stands from the prow, each with its pieces' shields; whether the
+    ranking and the bet on the leader are shown yet."""
+    from .sailing import reckon_steps
+
+    steps = reckon_steps(sailing)
+    shown = sailing.get("shown", steps)  # a game saved before the steps were paced: all shown
+    aboard: dict[int, list[int]] = {}
+    for p in st.hulls[sailing["drakkar"]]:
+        aboard.setdefault(st.piece_colour(p), []).append(st.shields(p))
+    counted = list(aboard.items())[: min(shown, len(aboard))]
+    return {
+        "shown": shown,
+        "steps": steps,
+        "counted": [
+            {"colour": R.COLOURS[c], "pieces": pieces, "shields": sum(pieces)}
+            for c, pieces in counted
+        ],
+        "ranked": shown > len(aboard),
+        "paid": shown >= steps,
     }
 
 

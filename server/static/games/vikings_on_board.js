@@ -62,12 +62,48 @@ export function chestChip(kind, extra = "") {
   return svg;
 }
 
+/** A colour in words: a played colour names its player (``who``), an unplayed one its colour. */
+export function colourLabel(pub, colour, who) {
+  const seat = pub.colours.indexOf(colour);
+  return seat >= 0 ? who(seat) : colourName(colour);
+}
+
+/**
+ * How far a sailing is shown (V4.2, V4.3): the drakkar, the ranking, the colours counted so far
+ * (each with its pieces' shields), whether the ranking and the bet are shown, and what the next
+ * NEXT shows ("count", "rank", "bets", "chests"; null once the chests go round). While the table
+ * reckons, the view says how far; a sailing already over is shown whole, counted from its hull,
+ * which stays in the view after it left.
+ */
+export function sailingShown(pub, sail) {
+  const s = pub.sailing;
+  if (s && s.drakkar === sail.drakkar) {
+    const m = s.influence.length;
+    const next = pub.phase !== "reckon" ? null
+      : s.shown >= s.steps ? "chests" : s.shown < m ? "count" : s.shown === m ? "rank" : "bets";
+    return { drakkar: s.drakkar, ranking: s.influence, counted: s.counted, ranked: s.ranked, paid: s.paid, shown: s.shown, next };
+  }
+  const counted = [];
+  for (const piece of pub.drakkars[sail.drakkar].hull) {
+    let entry = counted.find((c) => c.colour === piece.colour);
+    if (!entry) counted.push(entry = { colour: piece.colour, pieces: [], shields: 0 });
+    entry.pieces.push(piece.shields);
+    entry.shields += piece.shields;
+  }
+  return { drakkar: sail.drakkar, ranking: sail.influence, counted, ranked: true, paid: true, shown: null, next: null };
+}
+
+/** A counted colour in words: "Anna: 2 + 1 = 3 shields". */
+export function countWords(pub, count, who) {
+  return t("vob.table.count", { colour: colourLabel(pub, count.colour, who), pieces: count.pieces.join(" + "), n: count.shields });
+}
+
 /**
  * One event of the log, in words. The events that change the board say what to move on the
- * physical board; ``fromOf(event)`` (when known) names the drakkar a moved hull piece came from.
- * ``who(seat)`` names a player.
+ * physical board; a moved hull piece's event names the drakkar it came from, so the line reads the
+ * same after a reload. ``who(seat)`` names a player.
  */
-export function logLine(event, pub, who, fromOf = () => null) {
+export function logLine(event, pub, who) {
   const piece = (p) => {
     const now = findPiece(pub, p);
     return now ? pieceWords(now.piece) : "?";
@@ -81,7 +117,7 @@ export function logLine(event, pub, who, fromOf = () => null) {
     case "promote":
       return t("vob.log.promote", { piece: piece(event.piece), drakkar: drakkarNo(event.drakkar) });
     case "move": {
-      const from = fromOf(event);
+      const from = event.from;
       return from !== null && from !== undefined
         ? t("vob.log.move", { piece: piece(event.piece), from: drakkarNo(from), to: drakkarNo(event.to) })
         : t("vob.log.move_to", { piece: piece(event.piece), to: drakkarNo(event.to) });
@@ -133,7 +169,7 @@ export function logLine(event, pub, who, fromOf = () => null) {
     case "new_turn":
       return t("vob.log.new_turn", { turn: event.turn });
     case "end":
-      return t("vob.log.end", { names: event.winners.map(who).join(", ") });
+      return t("vob.log.end", { names: event.winners.map(who).join(", "), n: event.winners.length });
     default:
       return null;
   }

@@ -122,12 +122,22 @@ def end_turn_with_stern(st: VikingsState, seat: int) -> None:
 def sail(st: VikingsState, seat: int, d: int) -> None:
     end_turn_with_stern(st, seat)
     st.apply(seat, {"type": "sail", "drakkar": d})
+    reckon(st)
+
+
+def reckon(st: VikingsState) -> None:
+    """Press NEXT through the sailing's shown steps (V4.2, V4.3), up to the chests."""
+    while st.phase == "reckon":
+        st.apply(None, {"type": "next"})
 
 
 def play_out(st: VikingsState, seed: int = 0, kind: str = "random") -> VikingsState:
     """Finish a game with bots."""
     bots = [SPEC.bots[kind](seed + s) for s in range(st.n)]
     while not st.is_over():
+        if st.phase == "reckon":
+            reckon(st)
+            continue
         seat = st.active_seats()[0]
         st.apply(seat, bots[seat].choose(st, seat))
     return st

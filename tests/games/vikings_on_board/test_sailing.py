@@ -15,6 +15,7 @@ from .helpers import (
     new_game,
     ok,
     piece,
+    reckon,
     refused,
     sail,
     set_market,
@@ -47,6 +48,7 @@ def test_with_no_drakkar_ready_the_stern_goes_on_any_drakkar_in_port() -> None:
     assert [a["drakkar"] for a in st.legal_actions(RED)] == [1, 2, 3, 4, 5, 6, 7]
     refused(st, RED, {"type": "sail", "drakkar": 0}, "drakkar_sailed")
     st.apply(RED, {"type": "sail", "drakkar": 3})
+    reckon(st)
     assert st.sailed == [0, 3] and st.phase == "turn" and st.round == 2
     ok(st)
 
@@ -93,6 +95,65 @@ def test_rulebook_example_c_bets() -> None:
         "count": 1,
         "points": 3,
     }
+    ok(st)
+
+
+def test_the_table_shows_the_sailing_one_step_per_next() -> None:
+    # V4.2, V4.3: each colour's shields counted from the prow, the ranking, then the bet is paid;
+    # nobody may act meanwhile and the outcome is the one of example C
+    st = new_game(4)
+    arrange(st, {4: [piece(BLUE, 4), piece(RED, 0), piece(GREEN, 2), piece(RED, 2)]})
+    set_prow(st, 4, ["grain"])
+    st.hands[YELLOW].remove(2)
+    st.quay[4][BLUE] = YELLOW * 4 + 2
+    end_turn_with_stern(st, RED)
+    st.apply(RED, {"type": "sail", "drakkar": 4})
+    seen = []
+    while st.phase == "reckon":
+        assert st.active_seats() == [] and st.legal_actions(None) == [{"type": "next"}]
+        refused(st, BLUE, {"type": "take_chest", "kind": "grain"}, "wrong_phase")
+        refused(st, BLUE, {"type": "next"}, "table_action")  # NEXT is the table's
+        shown = SPEC.view(st, None)["public"]["sailing"]
+        seen.append(
+            (
+                [(c["colour"], c["pieces"], c["shields"]) for c in shown["counted"]],
+                shown["ranked"],
+                shown["paid"],
+                st.quay[4][BLUE] is None,
+            )
+        )
+        st.apply(None, {"type": "next"})
+        ok(st)
+    blue, red, green = ("blue", [3], 3), ("red", [1, 2], 3), ("green", [2], 2)
+    assert seen == [
+        ([], False, False, False),
+        ([blue], False, False, False),
+        ([blue, red], False, False, False),
+        ([blue, red, green], False, False, False),
+        ([blue, red, green], True, False, False),
+        ([blue, red, green], True, True, True),  # the barrel on blue goes back to yellow
+    ]
+    # blue alone is due and takes the one chest: the next turn begins
+    assert st.won[YELLOW] == [2] and st.chests[BLUE] == ["grain"] and st.phase == "turn"
+    refused(st, None, {"type": "next"}, "not_table_action")
+
+
+def test_a_drakkar_with_no_hull_piece_is_reckoned_in_one_step() -> None:
+    # V4.1, V4.2: sailing with no hull piece aboard (no drakkar was ready): nobody leads
+    st = new_game(4)
+    arrange(st, {3: []})
+    set_prow(st, 3, ["furs"])
+    sail_ready = [d for d in range(8) if d != 3 and (st.hulls[d] or st.prows[d])]
+    st.sailed, st.sterns = sail_ready[:6], 1
+    end_turn_with_stern(st, RED)
+    st.apply(RED, {"type": "sail", "drakkar": 3})
+    shown = SPEC.view(st, None)["public"]["sailing"]
+    assert (shown["steps"], shown["counted"], shown["ranked"]) == (1, [], False)
+    st.apply(None, {"type": "next"})
+    shown = SPEC.view(st, None)["public"]["sailing"]
+    assert shown["ranked"] and shown["paid"] and st.phase == "reckon"
+    st.apply(None, {"type": "next"})
+    assert st.box[-1:] == ["furs"]  # V4.5: nobody is due to take it
     ok(st)
 
 
