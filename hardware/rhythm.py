@@ -19,6 +19,8 @@ PERIODS = {Light.SLOW: 1.0, Light.FAST: 0.25}
 BEEPS: dict[str, tuple[tuple[float, float], ...]] = {
     "reveal": ((0.0, 0.08), (0.16, 0.24), (0.32, 0.40)),  # three short beeps: plans revealed
     "fight": ((0.0, 0.3),),  # one longer beep: a fight or siege has a result
+    "favour": ((0.0, 0.12), (0.24, 0.36)),  # two beeps: a divine favour to take
+    "end_mark": ((0.0, 0.8),),  # one long beep: the end mark is reached, this turn is the last
 }
 
 

@@ -57,6 +57,21 @@ COLOURS: dict[str, tuple[int, int, int]] = {
     "over": (1, 0, 1),  # magenta
 }
 
+# Vikings Gone Wild's phases on the indicator: the turn's own colours, white where NEXT moves on.
+WILD_GROUPS = {
+    "setup": "planning",
+    "missions": "planning",  # each player enters their first missions
+    "production": "reveal",  # press NEXT
+    "draw": "reveal",  # a mission may be drawn, then NEXT
+    "players": "planning",  # one player's turn after another
+    "defend": "fights",  # an attack waits for the defender
+    "storage": "building",
+    "end": "round_end",
+    "bonus": "planning",
+    "tiebreak": "fights",
+    "over": "over",
+}
+
 # Steps in which the game waits for one seat at a time (or for the two fighters).
 TURNS = frozenset({"materials", "pick", "swap", "choose", "loot", "sharing"}) | {
     "turn",  # Vikings on Board: V2.1, one viking at a time; then its action, a sailing
@@ -99,6 +114,8 @@ def signals(message: dict[str, Any]) -> Signals:
     active = set(public["active"])
     paused = bool(table["paused"])
     seats = public["seats"]
+    if table.get("game") == "vikings_gone_wild":
+        return _wild(public, taken, lights, paused)
     for i in taken:
         if i >= len(seats) or paused:
             lights[i] = Light.ON
@@ -113,13 +130,34 @@ def signals(message: dict[str, Any]) -> Signals:
     return Signals(tuple(lights), PHASE_GROUPS.get(phase, "planning"), paused)
 
 
+def _wild(public: dict[str, Any], taken: list[int], lights: list[Light], paused: bool) -> Signals:
+    """Vikings Gone Wild: in the players' phase only the player whose turn it is is lit (W2.4);
+    during an attack the defender's light blinks fast beside it (W5.2); where several players
+    answer (missions, storage, the bonus cards) those the game waits for blink slowly; where
+    only NEXT moves on, every seat is on. (The game over is the table's, as in every game.)"""
+    phase, active, current = public["phase"], set(public["active"]), public["current"]
+    attack = public.get("attack")
+    for i in taken:
+        if i >= len(public["seats"]) or paused:
+            lights[i] = Light.ON
+        elif phase in ("players", "defend"):
+            defender = attack is not None and attack["target"] == i
+            lights[i] = Light.FAST if defender else Light.ON if i == current else Light.OFF
+        else:
+            lights[i] = Light.SLOW if i in active else Light.ON
+    return Signals(tuple(lights), WILD_GROUPS.get(phase, "planning"), paused)
+
+
 def cues(before: dict[str, Any] | None, after: dict[str, Any]) -> list[str]:
-    """The beeps a change from one public view to the next calls for: "reveal", "fight"."""
+    """The beeps a change from one public view to the next calls for: "reveal", "fight"; in
+    Vikings Gone Wild "favour" (a favour space reached, W8.1) and "end_mark" (W9.3)."""
     if before is None or before["table"]["game_id"] != after["table"]["game_id"]:
         return []  # a first look, or a new game: nothing happened in front of the table
     old, new = _public(before), _public(after)
     if new is None:
         return []
+    if after["table"].get("game") == "vikings_gone_wild":
+        return _wild_cues(old, new)
     out = []
     if new.get("revealed") is not None and (old is None or old.get("revealed") is None):
         out.append("reveal")
@@ -140,3 +178,16 @@ def _fight_key(public: dict[str, Any]) -> tuple[Any, ...] | None:
     if last is None:
         return None
     return (public["round"], last["kind"], last["field"], last["a"], last["b"])
+
+
+def _wild_cues(old: dict[str, Any] | None, new: dict[str, Any]) -> list[str]:
+    """A beep for each player who reached a favour space (5, 12, 20; W8.1), even defending, and
+    a longer one when someone reaches the end mark (W9.3)."""
+    out = []
+    before = {s["seat"]: set(s["reached"]) for s in old["seats"]} if old else {}
+    for seat in new["seats"]:
+        if set(seat["reached"]) - before.get(seat["seat"], set()):
+            out.append("favour")
+    if new["last_turn"] and not (old and old["last_turn"]):
+        out.append("end_mark")
+    return out

@@ -9,7 +9,7 @@ import {
   pickLanguage, seatBadge, t,
 } from "/static/common.js";
 import {
-  TOKEN_KEY, WAS_KEY, code, conn, guestAuth, currentGame, fatal, finalScores, me, msg, name, online, openSheet, render, seats, standingIn,
+  TOKEN_KEY, WAS_KEY, code, conn, guestAuth, currentGame, fatal, gameModule, finalScores, me, msg, name, online, openSheet, render, seats, standingIn,
   send, setConn, setFatal, setMsg, setOnline, setRenderer, showToast, ui, versionWaiters,
 } from "./page.js";
 
@@ -359,6 +359,7 @@ function lobbyScreen() {
             class: table.options.deck === deck ? "chosen" : "", disabled: ui.pending,
             onclick: () => send("set_options", { deck }) }, t(`host.deck_${deck}`)))),
         h("p", { class: "muted small-text" }, t(`host.deck_${table.options.deck}_help`))] : null,
+      gameOptions(table, chosen),
       ...tableLanguage(),
       ...doorControls(),
       h("button", { class: "primary wide", id: "start", disabled: !ready || ui.pending, onclick: () => send("start") },
@@ -367,6 +368,12 @@ function lobbyScreen() {
     parts.push(historyPanel());
   }
   return parts;
+}
+
+/** The chosen game's own lobby options, drawn by its module (loaded for them, redrawn once here). */
+function gameOptions(table, chosen) {
+  const game = chosen.options.some((o) => o !== "deck") ? gameModule(table.game) : null;
+  return game && game.lobbyOptions ? game.lobbyOptions(table) : null;
 }
 
 /** The host chooses the game; one the seats do not fit is shown, and says why it cannot be
@@ -510,6 +517,8 @@ function hostSheet() {
         ? h("button", { class: "danger", disabled: ui.pending, onclick: () => { ui.confirmEnd = false; ui.sheet = null; send("end_game"); } }, t("host.end_confirm"))
         : h("button", { class: "danger", onclick: () => { ui.confirmEnd = true; render(); } }, t("host.end"))),
     ...tableLanguage()];
+  const game = currentGame();
+  if (game && game.hostSheet) parts.push(...game.hostSheet(table));
   const rows = h("ul", { class: "seats" });
   table.seats.forEach((s, i) => {
     if (i === me()) return;

@@ -63,8 +63,9 @@ LOBBY_GAMES: dict[str, LobbyGame] = {
     # Vikings on Board: 4 colours (V0.1); the box says 30 to 60 minutes
     "vikings_on_board": LobbyGame(("red", "blue", "yellow", "green"), (), True, (30, 60)),
     # Vikings Gone Wild: 2 to 4 players (W0.1); the printed rules give no playing time: about
-    # 45 minutes is Longhall's own estimate
-    "vikings_gone_wild": LobbyGame(tuple(COLOURS), (), False, (45, 45)),
+    # 45 minutes is Longhall's own estimate. The end mark's printed variant (W9.2, D19) and the
+    # card numbers the group entered in earlier games (D1), kept per table.
+    "vikings_gone_wild": LobbyGame(tuple(COLOURS), ("end_mark", "numbers"), False, (45, 45)),
 }
 
 
@@ -378,7 +379,60 @@ def _check_deck(cmd: Command) -> None:
 
 
 def apply_set_options(table: Records, record: Record) -> Outcome:
-    table.data.options = dict(record["options"])
+    # each command sets its own options and leaves the others' (the deck, the end mark...)
+    table.data.options = {**table.data.options, **record["options"]}
+    return _outcome()
+
+
+END_MARKS = (0, 40, 50)  # Vikings Gone Wild (W9.2, D19): 0 is the printed default (W9.1)
+
+
+def _check_end_mark(cmd: Command) -> None:
+    if cmd["end_mark"] not in END_MARKS:
+        raise CommandError(
+            "bad_option",
+            "The end mark is the default (0), 40 or 50 points (W9.2).",
+            max=END_MARKS[-1],
+        )
+
+
+def apply_set_end_mark(table: Records, record: Record) -> Outcome:
+    options = dict(table.data.options)
+    if record["end_mark"]:
+        options["end_mark"] = record["end_mark"]
+    else:
+        options.pop("end_mark", None)
+    table.data.options = options
+    return _outcome()
+
+
+def prepare_card_numbers(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    """Check a card's numbers the host keeps for the table's next games (D1), or clear them.
+
+    The game's own config check judges them, as it judges the numbers a game starts with."""
+    game = desk.records.data.game
+    lobby = desk.lobby_games.get(game)
+    if lobby is None or "numbers" not in lobby.options:
+        raise CommandError("bad_option", "This game keeps no card numbers.", game=game)
+    card, numbers = cmd["card"][:32], cmd["numbers"]
+    if numbers:
+        spec = GAMES[game]
+        config = default_config(
+            game, spec.min_players, data_dir=desk.settings.data_dir, numbers={card: numbers}
+        )
+        spec.new(config, 0)  # raises bad_config with the reason, changing nothing
+    elif card not in (desk.records.data.options.get("numbers") or {}):
+        raise CommandError("no_numbers", "No numbers are kept for that card.", card=card)
+    return _record(card=card, numbers=dict(numbers))
+
+
+def apply_card_numbers(table: Records, record: Record) -> Outcome:
+    kept = dict(table.data.options.get("numbers") or {})
+    if record["numbers"]:
+        kept[record["card"]] = dict(record["numbers"])
+    else:
+        kept.pop(record["card"], None)
+    table.data.options = {**table.data.options, "numbers": kept}
     return _outcome()
 
 
@@ -626,6 +680,24 @@ KINDS: dict[str, CommandKind] = {
             check=_check_deck,
             prepare=lambda desk, who, cmd: _record(options={"deck": cmd["deck"]}),
             apply=apply_set_options,
+        ),
+        CommandKind(
+            "set_end_mark",
+            {"end_mark": int},
+            by=HOST,
+            needs="lobby",
+            context=None,
+            check=_check_end_mark,
+            prepare=lambda desk, who, cmd: _record(end_mark=cmd["end_mark"]),
+            apply=apply_set_end_mark,
+        ),
+        CommandKind(
+            "set_card_numbers",
+            {"card": str, "numbers": dict},
+            by=HOST,
+            context=None,
+            prepare=prepare_card_numbers,
+            apply=apply_card_numbers,
         ),
         CommandKind(
             "set_game",

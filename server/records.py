@@ -160,7 +160,9 @@ class Records:
     def act(self, record: Record) -> Outcome:
         data, state = self.data, self.game()
         seat = record["seat"]
+        before = self.spec.kept(state)
         state.apply(seat, record["action"])  # raises IllegalAction, changing nothing
+        self.keep(before, self.spec.kept(state))
         data.game_actions += 1
         actor = seat if record["kind"] != "table" else None
         reveals = fingerprints.update(
@@ -173,6 +175,19 @@ class Records:
         if state.is_over():
             outcome.game_row = self.finish("finished", record["at"])
         return outcome
+
+    def keep(self, before: dict[str, dict[str, Any]], after: dict[str, dict[str, Any]]) -> None:
+        """Keep for the next games what this action entered or took back (D1 of Vikings Gone
+        Wild: the card numbers); entries the action did not touch stay as the host left them."""
+        for option, now in after.items():
+            was = before.get(option, {})
+            if now == was:
+                continue
+            kept = dict(self.data.options.get(option) or {})
+            for key in was.keys() - now.keys():
+                kept.pop(key, None)
+            kept.update({k: json.loads(json.dumps(v)) for k, v in now.items() if was.get(k) != v})
+            self.data.options = {**self.data.options, option: kept}
 
     def finish(self, status: Literal["finished", "abandoned"], at: float) -> dict[str, Any]:
         data, state = self.data, self.game()

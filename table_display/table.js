@@ -8,7 +8,7 @@ import {
   chosenHere, clear, connectTable, errorText, gameFacts, h, languageSwitch, loadLanguage, pickLanguage, seatBadge, t,
 } from "/static/common.js";
 import {
-  checkFingerprints, currentGame, finalScores, msg, online, render, setMsg, setOnline, setRenderer, url,
+  checkFingerprints, currentGame, finalScores, gameModule, msg, online, render, setMsg, setOnline, setRenderer, url,
 } from "./page.js";
 import { standingNotices } from "/table/notices.js";
 import { startKiosk } from "/table/kiosk.js";
@@ -121,6 +121,7 @@ function lobbyScreen() {
       h("section", { class: "panel" },
         h("p", { class: "game-facts", "data-game": table.game }, h("strong", {}, t(`games.${table.game}`)), " · ",
           gameFacts(table.lobby_games[table.game], "lobby_table.game_facts")),
+        lobbyFacts(table),
         h("h2", {}, t("lobby.seats", { n, max: table.max_players })),
         n ? list : h("p", { class: "muted" }, t("lobby_table.empty")),
         table.locked ? h("p", { class: "locked", id: "lobby-locked" }, "🔒 ", t("lobby_table.locked")) : null,
@@ -129,6 +130,12 @@ function lobbyScreen() {
         h("img", { class: "qr", src: "/qr/wifi.svg", alt: t("lobby_table.wifi_alt") }),
         h("p", {}, t("lobby_table.wifi", { ssid: table.hotspot.ssid }))) : null)));
   return parts;
+}
+
+/** What the chosen game's lobby options are set to, in its module's words (loaded for them). */
+function lobbyFacts(table) {
+  const game = table.lobby_games[table.game].options.some((o) => o !== "deck") ? gameModule(table.game) : null;
+  return game && game.lobbyFacts ? game.lobbyFacts(table) : null;
 }
 
 function gameScreen() {

@@ -6,11 +6,11 @@
 
 import { h, icon, t } from "/static/common.js";
 import {
-  ATTACK_POINTS, RESOURCES, attackWords, bonusName, breakdownSum, buildingName, cardName, cardOf,
-  errorWords, kindName, numbersWords, phaseName, productionWords, resourceName,
+  ATTACK_POINTS, CARDS, RESOURCES, attackWords, bonusName, breakdownSum, buildingName, cardName, cardOf,
+  endMark, errorWords, kindName, numbersWords, phaseName, productionWords, resourceName,
 } from "/static/games/vikings_gone_wild.js";
 import {
-  act, actionButton, finalScores, me, msg, name, online, openSheet, render, seats, tableStep, ui, waiting,
+  act, actionButton, finalScores, me, msg, name, online, openSheet, render, seats, send, tableStep, ui, waiting,
 } from "../page.js";
 
 document.head.append(h("link", { rel: "stylesheet", href: new URL("./vikings_gone_wild.css", import.meta.url).href }));
@@ -27,6 +27,7 @@ const local = {
   defValue: "0",
   claims: null, // bonus cards: which this player meets
   swapSlot: null,
+  kept: { open: false, card: null, numbers: null }, // the host's editor of the kept numbers
 };
 
 const legal = () => (msg.game && msg.game.legal) || [];
@@ -225,29 +226,82 @@ function attackBuilder(g) {
 
 /** A card's printed numbers, entered once for the whole game (D1). */
 function numbersForm(card, known) {
-  if (!local.numbers) local.numbers = known ? { ...known } : { defence: "", points: "0", resource: "none", favour: false };
-  const n = local.numbers;
-  return h("div", { class: "vgw-numbers" },
-    h("p", {}, t("vgw.attack.enter_numbers", { card: cardName(card) })),
+  if (!local.numbers) local.numbers = draftOf(known);
+  return numbersFields(card, local.numbers, "vgw", t("vgw.attack.enter_numbers", { card: cardName(card) }), (numbers) =>
+    act({ type: "card_numbers", card, ...numbers }).then((answer) => {
+      if (answer && answer.ok) { local.numbers = null; local.editNumbers = false; render(); }
+    }));
+}
+
+const draftOf = (known) => (known ? { ...known } : { defence: "", points: "0", resource: "none", favour: false });
+
+/** The fields of a card's numbers (defence, reward points, resource, favour) and its save button;
+ * ``prefix`` keeps the ids of the host's editor apart from the attack builder's. */
+function numbersFields(card, n, prefix, intro, save) {
+  return h("div", { class: "vgw-numbers", "data-card": card },
+    h("p", {}, intro),
     h("div", { class: "vgw-fields" },
-      field("vgw-defence", t("vgw.attack.defence"), n.defence, (v) => { n.defence = v; }, { max: 30 }),
-      field("vgw-reward-points", t("vgw.attack.reward_points"), n.points, (v) => { n.points = v; }, { max: 9 })),
+      field(`${prefix}-defence`, t("vgw.attack.defence"), n.defence, (v) => { n.defence = v; }, { max: 30 }),
+      field(`${prefix}-reward-points`, t("vgw.attack.reward_points"), n.points, (v) => { n.points = v; }, { max: 9 })),
     h("p", { class: "label" }, t("vgw.attack.reward_resource")),
     h("div", { class: "button-row" }, ["none", ...RESOURCES].map((r) => h("button", {
       class: n.resource === r ? "chosen" : "", "data-resource": r, onclick: () => { n.resource = r; render(); },
     }, r === "none" ? t("vgw.no_reward") : resourceName(r)))),
-    h("label", { class: "vgw-check" }, h("input", { type: "checkbox", id: "vgw-favour", checked: n.favour, onchange: (e) => { n.favour = e.target.checked; } }), " ", t("vgw.attack.reward_favour")),
+    h("label", { class: "vgw-check" }, h("input", { type: "checkbox", id: `${prefix}-favour`, checked: n.favour, onchange: (e) => { n.favour = e.target.checked; } }), " ", t("vgw.attack.reward_favour")),
     h("button", {
-      class: "primary", id: "vgw-save-numbers", disabled: busy(),
+      class: "primary", id: `${prefix}-save-numbers`, disabled: busy(),
       onclick: () => {
         const defence = num(n.defence);
         const points = num(n.points);
         if (defence === null || points === null) return;
-        act({ type: "card_numbers", card, defence, points, resource: n.resource, favour: Boolean(n.favour) }).then((answer) => {
-          if (answer && answer.ok) { local.numbers = null; local.editNumbers = false; render(); }
-        });
+        save({ defence, points, resource: n.resource, favour: Boolean(n.favour) });
       },
     }, t("vgw.attack.save_numbers")));
+}
+
+// -- the host: the end mark in the lobby, the card numbers kept at this table --------------------
+
+/** The host's choices in the lobby: the end mark (W9.2, D19) and the card numbers kept (D1). */
+function lobbyOptions(table) {
+  const n = table.seats.length;
+  const chosen = table.options.end_mark || 0;
+  // with 2 players the print's end mark is already 40: the variant is 50 (D19)
+  const marks = [0, 40, 50].filter((mark) => mark !== 40 || n !== 2 || chosen === 40);
+  return [h("p", { class: "label" }, t("vgw.host.end_mark")),
+    h("div", { class: "button-row" }, marks.map((mark) => h("button", {
+      class: chosen === mark ? "chosen" : "", "data-end-mark": mark, disabled: busy(),
+      "aria-pressed": chosen === mark ? "true" : "false",
+      onclick: () => send("set_end_mark", { end_mark: mark }),
+    }, mark ? t("vgw.host.end_mark_variant", { mark }) : t("vgw.host.end_mark_default", { mark: endMark(n, 0) })))),
+    h("p", { class: "muted small-text", "data-end-mark-now": endMark(n, chosen) }, t("vgw.host.end_mark_help", { mark: endMark(n, chosen) })),
+    keptNumbers(table)];
+}
+
+/** The card numbers this table keeps for its next games (D1): each card's, to edit or clear;
+ * a card nobody entered has none, and Longhall never guesses one. */
+function keptNumbers(table) {
+  const kept = table.options.numbers || {};
+  const edit = local.kept;
+  const rows = CARDS.map((card) => {
+    const editing = edit.card === card;
+    if (editing && !edit.numbers) edit.numbers = draftOf(kept[card]);
+    return h("li", { class: "vgw-kept-row", "data-kept": card },
+      h("span", {}, h("strong", {}, cardName(card)), " ", h("small", {}, numbersWords(kept[card]))),
+      h("span", { class: "row-tools" },
+        h("button", { class: "small", disabled: busy(), "data-kept-edit": card,
+          onclick: () => { edit.card = editing ? null : card; edit.numbers = null; render(); } },
+        kept[card] ? t("vgw.host.edit") : t("vgw.host.enter")),
+        kept[card] ? h("button", { class: "small danger", disabled: busy(), "data-kept-clear": card,
+          onclick: () => send("set_card_numbers", { card, numbers: {} }) }, t("vgw.host.clear")) : null),
+      editing ? numbersFields(card, edit.numbers, "vgw-kept", t("vgw.host.numbers_of", { card: cardName(card) }), (numbers) =>
+        send("set_card_numbers", { card, numbers }).then((answer) => {
+          if (answer && answer.ok) { edit.card = null; edit.numbers = null; render(); }
+        })) : null);
+  });
+  return h("details", { class: "vgw-kept", open: edit.open, ontoggle: (e) => { edit.open = e.target.open; } },
+    h("summary", {}, t("vgw.host.kept", { n: CARDS.filter((c) => kept[c]).length })),
+    h("p", { class: "muted small-text" }, t(msg.table.status === "playing" ? "vgw.host.kept_help_playing" : "vgw.host.kept_help")),
+    h("ul", { class: "vgw-kept-list" }, rows));
 }
 
 function buildPanel(g) {
@@ -469,6 +523,9 @@ export default {
   sheet,
   scoreRows,
   errorWords,
+  lobbyOptions,
+  /** The host's sheet during a game: the card numbers kept for the next games (D1). */
+  hostSheet: (table) => [keptNumbers(table)],
   /** A new screen (the phase changed): no half-built attack or typed defence from before. */
   newScreen() {
     resetAttack();

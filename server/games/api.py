@@ -114,6 +114,9 @@ class GameSpec:
     check_invariants: Callable[[Any], list[str]]
     # Secret choices committed but not yet revealed, by seat (see the module's docstring).
     commitments: Callable[[Any], dict[int, Any]] = field(default=lambda state: {})
+    # What the table keeps from a game for its next ones, as lobby options of the same name,
+    # each a mapping merged entry by entry (Vikings Gone Wild: the card numbers entered, D1).
+    kept: Callable[[Any], dict[str, dict[str, Any]]] = field(default=lambda state: {})
 
 
 def check_config(

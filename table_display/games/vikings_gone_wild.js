@@ -7,8 +7,8 @@
 
 import { h, icon, seatBadge, t } from "/static/common.js";
 import {
-  ATTACK_POINTS, attackWords, bonusName, breakdownSum, buildingName, errorWords, kindName, logLine,
-  numbersWords, phaseName, productionWords, resourceName,
+  ATTACK_POINTS, CARDS, attackWords, bonusName, breakdownSum, buildingName, endMark, errorWords, kindName,
+  logLine, numbersWords, phaseName, productionWords, resourceName,
 } from "/static/games/vikings_gone_wild.js";
 import { fingerprintMark, msg, name, seats, token, url } from "../page.js";
 
@@ -22,6 +22,7 @@ function gameScreen(pub) {
       h("h1", {}, t(`games.${msg.table.game}`)),
       h("span", { class: "pill" }, t("vgw.turn", { turn: pub.turn })),
       h("span", { class: "pill phase" }, phaseName(pub.phase)),
+      h("span", { class: "pill", "data-end-mark": pub.end_mark }, t("vgw.end_mark", { mark: pub.end_mark })),
       pub.last_turn && pub.phase !== "over" ? h("span", { class: "pill warn" }, t("vgw.last_turn")) : null,
       msg.table.paused ? h("span", { class: "pill warn" }, t("game.paused")) : null,
       h("span", { class: "spacer" }),
@@ -158,4 +159,14 @@ function scoreTable(result) {
     })) : null);
 }
 
-export default { id: "vikings_gone_wild", screen: gameScreen, scoreTable, errorWords };
+/** The lobby: the end mark the next game plays to (W9.1, W9.2) and how many cards' numbers the
+ * table keeps from earlier games (D1). */
+function lobbyFacts(table) {
+  const mark = endMark(table.seats.length, table.options.end_mark || 0);
+  const kept = table.options.numbers || {};
+  return h("p", { class: "vgw-lobby-facts", "data-end-mark": mark },
+    t(table.options.end_mark ? "vgw.lobby.end_mark_variant" : "vgw.lobby.end_mark", { mark }), " · ",
+    t("vgw.lobby.kept", { n: CARDS.filter((c) => kept[c]).length }));
+}
+
+export default { id: "vikings_gone_wild", screen: gameScreen, scoreTable, errorWords, lobbyFacts };

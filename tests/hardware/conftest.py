@@ -132,13 +132,16 @@ def pins() -> Iterator[MockFactory]:
 def make_rig(tmp_path: Path, pins: MockFactory) -> Iterator[Callable[..., Rig]]:
     made: list[Longhall] = []
 
-    def make(factory: MockFactory | None = None, gpio_config: Path | None = None) -> Rig:
+    def make(
+        factory: MockFactory | None = None, gpio_config: Path | None = None, **options: Any
+    ) -> Rig:
         settings = Settings(
             data_dir=tmp_path / f"table{len(made)}",
             gpio="mock",
             gpio_config=gpio_config,
             bot_delay=0,
             seed=11,
+            **options,
         )
         lh = create_app(settings)
         made.append(lh)

@@ -117,6 +117,30 @@ COUNTED = {
     "vob.log.chest_returned": "n",
     "vob.log.take_chests": "count",
     "vob.log.end": "n",
+    # Vikings Gone Wild: every string whose words change with a number (VP, PV, OP and SP are
+    # the same for one and for many)
+    "vgw.sum_gold": "n",
+    "vgw.sum_beer": "n",
+    "vgw.sum_draw": "total",
+    "vgw.attack_sum": "cards",
+    "vgw.defend.question": "cards",
+    "vgw.you.successes": "n",
+    "vgw.build.limit": "max",
+    "vgw.build.no_limit": "n",
+    "vgw.village.favours": "n",
+    "vgw.table.target": "n",
+    "vgw.table.attack": "cards",
+    "vgw.table.split": "n",
+    "vgw.table.answered": "n",
+    "vgw.log.attack": "cards",
+    "vgw.log.full_reserves": "n",
+    "vgw.log.kept": "cards",
+    "vgw.lobby.kept": "n",
+    "vgw.host.kept": "n",
+    "errors.village_full": "max",
+    "errors.kind_limit": "max",
+    "errors.bad_attack": "cards",
+    "errors.bad_defence": "max",
 }
 # The browser's plural categories of each language (Intl.PluralRules): "one" and "other" in all
 # four; French also has "many" (a million), which "other" covers.

@@ -1,8 +1,9 @@
-"""Vikings Gone Wild through the pages: the table display and two phones (one of them 360 pixels
-wide) with a bot, from the lobby to the final bonus split; a reload at every phase; the table
-display readable at 1920x1080 and 1280x720; and no held mission or uncommitted attack value ever
-reaching another seat, in any message of the whole game or in the table display's page (W1.2,
-D3, D14)."""
+"""Vikings Gone Wild through the pages: the table display and three phones (two of them 360
+pixels wide), in four languages (the phones in English, French and German, the table display in
+Dutch, each with every word it needs), from the lobby to the final bonus split; a reload of every
+phone and of the table display at every phase; the table display readable at 1920x1080 and
+1280x720; and no held mission or uncommitted attack value ever reaching another seat, in any
+message of the whole game or in the table display's page (W1.2, D3, D14)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 
 from ..support import ServerProcess
 from .conftest import Watched, screenshot, wait_until
+from .test_catalogs import catalog
 from .test_game import open_phone
 from .test_table_display import MEASURE
 
@@ -263,7 +265,25 @@ def table_text_without_fingerprints(page: Any) -> str:
     )
 
 
-def test_a_whole_game_with_two_phones_and_a_bot(browser: Any, server: ServerProcess) -> None:
+def untranslated(page: Any) -> str | None:
+    """A catalog key shown instead of its words (⟦key⟧), if any."""
+    text = str(page.evaluate("document.body.innerText"))
+    at = text.find("\u27e6")
+    return None if at < 0 else text[at : at + 60]
+
+
+def reload(page: Any, phase: str) -> tuple[str, str]:
+    """Reload a page in ``phase``; return its prompts before and after (the same screen)."""
+    prompt = page.evaluate(PROMPTS)
+    page.reload()
+    wait_until(page, "document.body.dataset.online === 'true'")
+    wait_until(page, f"{PHASE} === '{phase}' || document.body.dataset.status === 'over'", 10)
+    after = page.evaluate(PROMPTS) if page.evaluate(PHASE) == phase else prompt
+    return prompt, after
+
+
+def test_a_whole_game_with_three_phones(browser: Any, server: ServerProcess) -> None:
+    words = catalog("nl")  # the table display's language
     table_context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="en")
     table = Watched(table_context.new_page(), "table")
     table.page.goto(server.url + "/")
@@ -271,15 +291,18 @@ def test_a_whole_game_with_two_phones_and_a_bot(browser: Any, server: ServerProc
     join_url = table.page.inner_text("#join-url")
     phones = [
         open_phone(browser, join_url, "Anna", "en"),
-        open_phone(browser, join_url, "Bram", "fr", small=True),  # a 360 px phone
+        open_phone(browser, join_url, "Bram", "fr", small=True),  # 360 px phones
+        open_phone(browser, join_url, "Cara", "de", small=True),
     ]
     host = phones[0].page
-    host.tap("[data-bot=greedy]")
     wait_until(host, "document.querySelectorAll('.seat-row').length === 3")
     host.tap("[data-game=vikings_gone_wild]")
     wait_until(host, "document.querySelector('[data-game=vikings_gone_wild].chosen')")
+    host.tap("[data-table-lang=nl]")  # the host sets the table display's language
+    wait_until(table.page, "document.documentElement.lang === 'nl'")
+    wait_until(table.page, "document.querySelector('.vgw-lobby-facts[data-end-mark=\"30\"]')")
     facts = table.page.inner_text(".game-facts")
-    assert "Vikings Gone Wild" in facts and "2\u20134 players" in facts and "45 minutes" in facts
+    assert "Vikings Gone Wild" in facts and "2\u20134 spelers" in facts and "45 minuten" in facts
     host.tap("#start")
     wait_until(host, "document.body.dataset.status === 'playing'", timeout=15)
     wait_until(table.page, "document.querySelector('.vgw-track')", timeout=15)
@@ -299,15 +322,12 @@ def test_a_whole_game_with_two_phones_and_a_bot(browser: Any, server: ServerProc
             page = player.phone.page
             phase = page.evaluate(PHASE)
             if phase and (player.seat, phase) not in reloaded:
-                # a reload at every phase draws the same screen again
+                # a reload at every phase draws the same screen again (unless the table moved
+                # on meanwhile), every word in the phone's language
                 reloaded.add((player.seat, phase))
-                prompt = page.evaluate(PROMPTS)
-                page.reload()
-                wait_until(page, "document.body.dataset.online === 'true'")
-                wait_until(page, f"{PHASE} === '{phase}'", timeout=10)
-                after = page.evaluate(PROMPTS)
-                if page.evaluate(PHASE) == phase:  # unless the table moved on meanwhile
-                    assert after == prompt or not prompt, (phase, prompt, after)
+                prompt, after = reload(page, phase)
+                assert after == prompt or not prompt, (phase, prompt, after)
+                assert untranslated(page) is None, (player.seat, phase, untranslated(page))
                 screenshot(page, f"vgw-phone-{player.seat}-{phase}")
             width = page.viewport_size["width"]
             assert page.evaluate("document.documentElement.scrollWidth") <= width, phase
@@ -331,6 +351,8 @@ def test_a_whole_game_with_two_phones_and_a_bot(browser: Any, server: ServerProc
         assert table.page.query_selector("[data-secret]") is None  # no missions on the table
         if tphase and tphase not in measured:
             measured.add(tphase)
+            reload(table.page, tphase)  # the table display too draws the phase again
+            assert untranslated(table.page) is None, (tphase, untranslated(table.page))
             screenshot(table.page, f"vgw-table-{tphase}")
             for w, hgt in ((1280, 720), (1920, 1080)):
                 table.page.set_viewport_size({"width": w, "height": hgt})
@@ -345,18 +367,21 @@ def test_a_whole_game_with_two_phones_and_a_bot(browser: Any, server: ServerProc
 
     assert saw_pending
     assert {"missions", "production", "draw", "players", "defend", "storage", "end"} <= measured
-    used = players[0].used | players[1].used
+    used = set().union(*(player.used for player in players))
     assert used >= {"mission", "build", "undo", "attack", "numbers", "defend", "undead", "bonus"}, (
         used
     )
     wait_until(table.page, "document.querySelector('.final')", timeout=15)
     screenshot(table.page, "vgw-table-final")
     final = table.page.inner_text(".final")
-    assert "Bonus cards" in final and ("Missionary" in final or "Builder" in final)
+    assert words["vgw.bonus_title"] in final
+    assert words["vgw.bonus.missionary"] in final or words["vgw.bonus.builder"] in final
     assert table.page.query_selector(".final .winners") is not None
     for phone in phones:
         wait_until(phone.page, "document.querySelector('.final')", timeout=15)
     screenshot(phones[1].page, "vgw-phone-final")
+    for watched in (*phones, table):
+        assert untranslated(watched.page) is None, watched.name
     values = pending_values(phones)
     assert len(values) >= 2
     for seat, phone in enumerate(phones):

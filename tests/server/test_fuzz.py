@@ -52,6 +52,9 @@ command_like = st.fixed_dictionaries(
         "bot": json_values,
         "deck": json_values,
         "to": json_values,
+        "end_mark": json_values,
+        "card": json_values,
+        "numbers": json_values,
     },
 )
 

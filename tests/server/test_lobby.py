@@ -199,7 +199,7 @@ def test_the_host_picks_the_game_among_those_with_pages(longhall: Longhall) -> N
         "max_players": 4,  # W0.1
         "minutes": [45, 45],
         "bots": ["greedy", "random"],
-        "options": [],
+        "options": ["end_mark", "numbers"],  # W9.2; the card numbers kept (D1)
     }
     assert anna.send("set_game", game="carcassonne")["error"]["code"] == "unknown_game"
     assert anna.send("set_game", game="vikings_on_board")["ok"]

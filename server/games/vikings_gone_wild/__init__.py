@@ -27,6 +27,7 @@ SPEC = GameSpec(
     resample_hidden=resample_hidden,
     check_invariants=check_invariants,
     commitments=commitments,
+    kept=lambda st: {"numbers": dict(st.numbers)},  # D1: offered again in the next games
 )
 
 __all__ = ["SPEC", "WildState", "new_game", "view"]

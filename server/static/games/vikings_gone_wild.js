@@ -17,6 +17,12 @@ export const KINDS = ["gold_factory", "brewery", "gold_reserve", "beer_reserve",
 export const RESOURCES = ["gold", "beer"];
 export const ATTACK_POINTS = (n) => (n <= 0 ? 0 : 2 * n - 1); // W4.8: 1, 3, 5, 7...
 
+// the cards whose printed numbers players enter (D1): the building kinds and the town hall levels
+export const CARDS = [...KINDS, "town_hall_1", "town_hall_2", "town_hall_3"];
+
+/** The end mark (W9.1, W9.2, D19): the variant the lobby chose, else 40 with 2 players, else 30. */
+export const endMark = (players, chosen) => chosen || (players === 2 ? 40 : 30);
+
 export const kindName = (kind) => t(`vgw.kind.${kind}`);
 export const resourceName = (r) => t(`vgw.resource.${r}`);
 export const phaseName = (phase) => t(`vgw.phase.${phase}`);

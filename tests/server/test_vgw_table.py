@@ -1,0 +1,142 @@
+"""Vikings Gone Wild at a table: the end mark the lobby chooses (W9.1, W9.2, D19) and the card
+numbers a group entered, kept in the game store for the table's next games and edited by the
+host (D1), on a real SQLite file through a restart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from server.app import Longhall, create_app
+from server.config import Settings
+
+from .conftest import Client, seated
+
+HALL = {"defence": 4, "points": 1, "resource": "none", "favour": False}
+BREWERY = {"defence": 2, "points": 0, "resource": "beer", "favour": True}
+
+
+def app(path: Path) -> Longhall:
+    # a small snapshot interval: the restart reads a snapshot and replays records after it
+    return create_app(Settings(data_dir=path, gpio="off", bot_delay=0, snapshot_every=5))
+
+
+def public(phone: Client) -> dict[str, Any]:
+    return phone.last()["game"]["public"]
+
+
+def to_players_phase(anna: Client, bob: Client) -> None:
+    """Both take their two first 1-point missions (W1.2); NEXT twice: production, draw."""
+    for phone in (anna, bob):
+        for _ in range(2):
+            assert phone.act(type="take_mission", name="", points=1)["ok"]
+    for _ in range(2):
+        assert anna.send("table", action={"type": "next"})["ok"]
+    assert public(anna)["phase"] == "players"
+
+
+def test_the_end_mark_is_chosen_in_the_lobby_and_played_w9_2_d19(tmp_path: Path) -> None:
+    lh = app(tmp_path)
+    try:
+        anna, bob, cara = seated(lh, ["Anna", "Bob", "Cara"])
+        assert anna.send("set_game", game="vikings_gone_wild")["ok"]
+        before = lh.table.snapshot()
+        for bad in (30, 45, -1, 60):  # 30 is the default's own number: the default is 0
+            error = anna.send("set_end_mark", end_mark=bad)["error"]
+            assert error["code"] == "bad_option"
+        assert bob.send("set_end_mark", end_mark=50)["error"]["code"] == "host_only"
+        assert lh.table.snapshot()["options"] == before["options"]  # nothing changed
+        assert anna.send("set_end_mark", end_mark=40)["ok"]
+        assert anna.last()["table"]["options"]["end_mark"] == 40
+        assert anna.send("set_options", deck="physical")["ok"]  # Eketorp's option leaves it
+        assert anna.last()["table"]["options"] == {"deck": "physical", "end_mark": 40}
+        assert anna.send("start")["ok"]
+        assert public(cara)["end_mark"] == 40  # W9.2: the variant, with 3 players
+        assert anna.send("end_game")["ok"]
+        assert anna.send("set_end_mark", end_mark=0)["ok"]  # back to the print's default
+        assert "end_mark" not in anna.last()["table"]["options"]
+        assert anna.send("start")["ok"]
+        assert public(cara)["end_mark"] == 30  # W9.1
+        assert anna.send("set_end_mark", end_mark=50)["error"]["code"] == "game_running"
+    finally:
+        lh.stop()
+
+
+def test_card_numbers_are_kept_across_games_and_a_restart_d1(tmp_path: Path) -> None:
+    lh = app(tmp_path)
+    anna, bob = seated(lh, ["Anna", "Bob"])
+    assert anna.send("set_game", game="vikings_gone_wild")["ok"]
+    assert anna.send("start")["ok"]
+    to_players_phase(anna, bob)
+    assert public(anna)["numbers"] == {}  # nothing entered: nothing offered, nothing guessed
+    assert anna.act(type="card_numbers", card="town_hall_1", **HALL)["ok"]
+    assert anna.last()["table"]["options"]["numbers"] == {"town_hall_1": HALL}
+    assert anna.act(type="attack", target=1, building=0, attack=6, cards=2)["ok"]
+    assert bob.act(type="defend", cards=0, value=0)["ok"]
+    # an entry taken back (D15) is not kept either
+    assert anna.act(type="card_numbers", card="brewery", **BREWERY)["ok"]
+    assert set(anna.last()["table"]["options"]["numbers"]) == {"town_hall_1", "brewery"}
+    assert anna.act(type="undo")["ok"]
+    assert anna.last()["table"]["options"]["numbers"] == {"town_hall_1": HALL}
+    lh.stop()
+
+    lh = app(tmp_path)  # a restart: the store file gives the numbers back
+    try:
+        anna = Client(lh, {"token": anna.token})
+        bob = Client(lh, {"token": bob.token})
+        assert anna.last()["table"]["options"]["numbers"] == {"town_hall_1": HALL}
+        assert public(anna)["numbers"] == {"town_hall_1": HALL}  # the game goes on with them
+        assert anna.send("end_game")["ok"]
+        assert anna.send("start")["ok"]
+        to_players_phase(anna, bob)
+        # the next game offers them: the attack on a town hall needs no entry first
+        assert public(bob)["numbers"] == {"town_hall_1": HALL}
+        legal = anna.last()["game"]["legal"]
+        assert any(a["type"] == "attack" and a["building"] == 0 for a in legal)
+        assert not any(a["type"] == "card_numbers" and a["card"] == "town_hall_1" for a in legal)
+    finally:
+        lh.stop()
+
+
+def test_the_host_edits_and_clears_the_kept_numbers_d1(tmp_path: Path) -> None:
+    lh = app(tmp_path)
+    try:
+        anna, bob = seated(lh, ["Anna", "Bob"])
+        assert anna.send("set_card_numbers", card="brewery", numbers=BREWERY)["error"]["code"] == (
+            "bad_option"  # Eketorp is chosen: it keeps no card numbers
+        )
+        assert anna.send("set_game", game="vikings_gone_wild")["ok"]
+        before = lh.table.snapshot()
+        refused = {
+            "castle": BREWERY,  # no such card
+            "brewery": {**BREWERY, "defence": 31},  # D1: 0-30
+            "tavern": {**BREWERY, "points": 10},  # D1: 0-9
+            "drakkar": {**BREWERY, "resource": "wood"},
+            "gold_reserve": {**BREWERY, "favour": 1},
+            "beer_reserve": {"defence": 3},  # every number, or none
+        }
+        for card, numbers in refused.items():
+            error = anna.send("set_card_numbers", card=card, numbers=numbers)["error"]
+            assert error["code"] == "bad_config", (card, error)
+        assert anna.send("set_card_numbers", card="tavern", numbers={})["error"]["code"] == (
+            "no_numbers"
+        )
+        assert bob.send("set_card_numbers", card="brewery", numbers=BREWERY)["error"]["code"] == (
+            "host_only"
+        )
+        assert lh.table.snapshot()["options"] == before["options"]  # nothing changed
+
+        assert anna.send("set_card_numbers", card="brewery", numbers=BREWERY)["ok"]
+        assert anna.send("set_card_numbers", card="town_hall_1", numbers=HALL)["ok"]
+        edited = {**HALL, "defence": 5}
+        assert anna.send("set_card_numbers", card="town_hall_1", numbers=edited)["ok"]
+        assert anna.send("set_card_numbers", card="brewery", numbers={})["ok"]  # cleared
+        assert anna.last()["table"]["options"]["numbers"] == {"town_hall_1": edited}
+        assert anna.send("start")["ok"]
+        to_players_phase(anna, bob)
+        assert public(anna)["numbers"] == {"town_hall_1": edited}
+        # the host may correct a number during a game: it is kept for the next games
+        assert anna.send("set_card_numbers", card="town_hall_1", numbers=HALL)["ok"]
+        assert anna.last()["table"]["options"]["numbers"] == {"town_hall_1": HALL}
+    finally:
+        lh.stop()
