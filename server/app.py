@@ -35,6 +35,7 @@ from .games.api import IllegalAction
 from .guard import HostCheck, SessionGuard
 from .netinfo import base_url, is_loopback, qr_svg, wifi_qr_text
 from .ratelimit import Clock, TokenBucket
+from .sender import Sender
 from .store import Store
 from .table import Outgoing, Table
 
@@ -193,6 +194,8 @@ def create_app(settings: Settings, clock: Clock = time.monotonic) -> Longhall:
         logger=False,
         engineio_logger=False,
     )
+    # one thread writes every WebSocket message of the table (server/sender.py)
+    Sender(table.lock).install(socketio.server.eio)
     buckets: dict[str, TokenBucket] = {}
     buckets_lock = threading.Lock()
 
