@@ -191,6 +191,9 @@ def create_app(settings: Settings, clock: Clock = time.monotonic) -> Longhall:
         ping_interval=10,
         ping_timeout=20,
         serializer=JsonPacket,
+        # each event is handled in its connection's own thread, not in a thread started for it:
+        # a phone's commands are taken one at a time anyway (the table's lock)
+        async_handlers=False,
         logger=False,
         engineio_logger=False,
     )

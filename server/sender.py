@@ -19,7 +19,6 @@ from __future__ import annotations
 import collections
 import contextlib
 import logging
-import select
 import socket
 import struct
 import threading
@@ -37,7 +36,6 @@ log = logging.getLogger("longhall.sender")
 # a phone that stopped reading; bounded, such a phone costs little memory and soon gets its own
 # writer, while 128 KB still holds many snapshots.
 SEND_BUFFER = 64 * 1024
-STALL_SECONDS = 5.0  # how long a frame half written may take to finish before the phone is dropped
 
 Item = tuple[Any, "DirectWebSocket", Any]  # (engine.io socket, its WebSocket, packet or None)
 
@@ -125,12 +123,11 @@ class Sender:
         except BlockingIOError:
             sent = 0
         if sent < len(frame):
+            # from here on this phone's own writer thread sends to it, starting with the rest of
+            # this frame (a frame is never left cut), and may block on it alone
             self.slow.add(id(eio_socket))
             log.warning("%s reads slowly: it gets a writer of its own", eio_socket.sid)
-            if sent:
-                _finish(sock, frame[sent:], eio_socket)
-            else:
-                real.put(pkt)
+            real.put(_Rest(frame[sent:]) if sent else pkt)
 
 
 class RoutedQueue:
@@ -160,6 +157,16 @@ class DirectWebSocket(SimpleWebSocketWSGI):  # type: ignore[misc]
     def __init__(self, handler: Any, server: Any, sender: Sender, **kwargs: Any) -> None:
         super().__init__(handler, server, **kwargs)
         self.sender = sender
+
+    def send(self, message: Any) -> Any:
+        """engine.io's writer thread (a slow phone's): the rest of a half-written frame as it is."""
+        if isinstance(message, Unframed):
+            try:
+                self.ws.sock.sendall(message)
+            except OSError:
+                raise OSError() from None  # as engine.io's writer expects of a closed socket
+            return None
+        return super().send(message)
 
     def __call__(self, environ: Any, start_response: Any) -> Any:
         self.ws = simple_websocket.Server(environ, **self.server_args)
@@ -195,17 +202,15 @@ def _frame(data: str | bytes) -> bytes | None:
     return struct.pack("!BBH", 0x81, 126, size) + payload
 
 
-def _finish(sock: socket.socket, rest: bytes, eio_socket: Any) -> None:
-    """Write the rest of a frame half written (a frame is never left cut); drop the phone if it
-    does not read within STALL_SECONDS (it reconnects and gets a snapshot)."""
-    poller = select.poll()
-    poller.register(sock, select.POLLOUT)
-    while rest:
-        if not poller.poll(STALL_SECONDS * 1000):
-            log.warning("%s stopped reading: dropping it", eio_socket.sid)
-            sock.shutdown(socket.SHUT_RDWR)
-            return
-        try:
-            rest = rest[sock.send(rest, socket.MSG_DONTWAIT) :]
-        except BlockingIOError:
-            continue
+class Unframed(bytes):
+    """Bytes of a WebSocket frame already begun: written as they are, not framed again."""
+
+
+class _Rest:
+    """The rest of a frame the sender could only half write, for the phone's own writer."""
+
+    def __init__(self, rest: bytes) -> None:
+        self.rest = Unframed(rest)
+
+    def encode(self) -> Unframed:
+        return self.rest

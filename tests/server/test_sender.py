@@ -3,11 +3,7 @@ reading must hold up nobody, and must still get every message, in order, once it
 
 from __future__ import annotations
 
-import base64
 import json
-import os
-import socket
-import struct
 import threading
 import time
 from pathlib import Path
@@ -15,63 +11,16 @@ from typing import Any
 
 from server.games.api import progress_actions
 
-from ..support import Phone, ServerProcess, apply_patch
+from ..support import Phone, RawWebSocket, ServerProcess, apply_patch
 
 
-class RawScreen:
-    """A table display over a bare TCP socket with a tiny receive buffer, which can stop reading
-    (as a phone on a weak Wi-Fi does) while it keeps answering engine.io's pings."""
+class RawScreen(RawWebSocket):
+    """A table display with a tiny receive buffer that can stop reading (as a phone on a weak
+    Wi-Fi does) while it keeps answering engine.io's pings."""
 
     def __init__(self, port: int) -> None:
-        self.sock = socket.socket()
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
-        self.sock.connect(("127.0.0.1", port))
-        key = base64.b64encode(os.urandom(16)).decode()
-        self.sock.sendall(
-            (
-                "GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\n"
-                f"Host: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
-            ).encode()
-        )
-        self.buffer = b""
-        while b"\r\n\r\n" not in self.buffer:
-            self.buffer += self._recv()
-        head, _, self.buffer = self.buffer.partition(b"\r\n\r\n")
-        assert head.startswith(b"HTTP/1.1 101"), head
-        self.write_lock = threading.Lock()
+        super().__init__(port, receive_buffer=2048)
         self.stop = threading.Event()
-
-    def _recv(self) -> bytes:
-        data = self.sock.recv(65536)
-        if not data:
-            raise ConnectionError("the server closed the connection")
-        return data
-
-    def _exact(self, n: int) -> bytes:
-        while len(self.buffer) < n:
-            self.buffer += self._recv()
-        out, self.buffer = self.buffer[:n], self.buffer[n:]
-        return out
-
-    def receive(self) -> str:
-        """The next text message (the server never masks, fragments or compresses here)."""
-        first, second = self._exact(2)
-        assert first == 0x81, f"not a whole text frame: {first:#x}"
-        size = second & 0x7F
-        if size == 126:
-            (size,) = struct.unpack("!H", self._exact(2))
-        elif size == 127:
-            (size,) = struct.unpack("!Q", self._exact(8))
-        return self._exact(size).decode()
-
-    def send(self, text: str) -> None:
-        payload = text.encode()
-        mask = os.urandom(4)
-        assert len(payload) < 126
-        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-        with self.write_lock:
-            self.sock.sendall(bytes((0x81, 0x80 | len(payload))) + mask + masked)
 
     def keep_alive(self) -> None:
         """Answer engine.io's pings without reading them: a pong any time will do."""
@@ -80,7 +29,7 @@ class RawScreen:
 
     def close(self) -> None:
         self.stop.set()
-        self.sock.close()
+        super().close()
 
 
 def test_a_screen_that_stops_reading_holds_up_nobody_and_loses_nothing(tmp_path: Path) -> None:
