@@ -171,7 +171,8 @@ def create_app(settings: Settings, clock: Clock = time.monotonic) -> Longhall:
         server = socketio.server
         for op in ops:
             if op.op == "emit":
-                socketio.emit(op.event, op.payload, to=op.target)
+                assert op.event is not None  # every emit names its event
+                sender.emit(server, op.event, op.payload, op.target)
             elif op.op == "join":
                 server.enter_room(op.target, op.payload, namespace="/")
             elif op.op == "leave":
@@ -180,6 +181,7 @@ def create_app(settings: Settings, clock: Clock = time.monotonic) -> Longhall:
                 server.disconnect(op.target, namespace="/")
 
     table = Table(store, settings, send)
+    sender = Sender(table.lock)
     table.join_url = join_url(settings, table.data.code)
     table.hotspot = read_hotspot(settings.hotspot_file)
 
@@ -198,7 +200,7 @@ def create_app(settings: Settings, clock: Clock = time.monotonic) -> Longhall:
         engineio_logger=False,
     )
     # one thread writes every WebSocket message of the table (server/sender.py)
-    Sender(table.lock).install(socketio.server.eio)
+    sender.install(socketio.server.eio)
     buckets: dict[str, TokenBucket] = {}
     buckets_lock = threading.Lock()
 

@@ -26,7 +26,9 @@ from collections.abc import Callable
 from typing import Any
 
 import simple_websocket
+from engineio import packet as engineio_packet
 from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
+from socketio import packet as socketio_packet
 
 from .deflate import COMPRESS_FROM
 
@@ -48,6 +50,7 @@ class Sender:
         self.ready = threading.Condition()
         self.items: collections.deque[Item] = collections.deque()
         self.slow: set[int] = set()  # engine.io sockets (by id) that went back to their own writer
+        self.routes: dict[str, DirectWebSocket] = {}  # engine.io session id -> its WebSocket
         self.thread: threading.Thread | None = None
 
     def install(self, eio: Any) -> None:
@@ -70,11 +73,33 @@ class Sender:
                 real.task_done()
             eio_socket.queue = RoutedQueue(real, lambda item: self.put(eio_socket, ws, item))
             eio_socket.send = lambda pkt: self.send(eio_socket, ws, pkt)
+            self.routes[eio_socket.sid] = ws
             self.ready.notify()
 
     def detach(self, eio_socket: Any) -> None:
         with self.ready:
             self.slow.discard(id(eio_socket))
+            self.routes.pop(eio_socket.sid, None)
+
+    def emit(self, sio: Any, event: str, payload: Any, to: str) -> None:
+        """Send one Socket.IO event to a room or a connection: encoded once, and queued for all
+        its routed sockets at once (python-socketio's emit takes each socket through four layers
+        and a lock of its own). Any other socket gets it the usual way."""
+        pkt = sio.packet_class(socketio_packet.EVENT, namespace="/", data=[event, payload])
+        message = engineio_packet.Packet(engineio_packet.MESSAGE, pkt.encode())
+        sockets = sio.eio.sockets
+        routed: list[Item] = []
+        for _, eio_sid in sio.manager.get_participants("/", to):
+            ws = self.routes.get(eio_sid)
+            eio_socket = None if ws is None else sockets.get(eio_sid)
+            if ws is None or eio_socket is None:
+                sio._send_eio_packet(eio_sid, message)
+            elif eio_socket.check_ping_timeout():
+                routed.append((eio_socket, ws, message))
+        if routed:
+            with self.ready:
+                self.items.extend(routed)
+                self.ready.notify()
 
     def send(self, eio_socket: Any, ws: DirectWebSocket, pkt: Any) -> None:
         """engine.io's ``Socket.send`` for a routed socket."""
