@@ -91,7 +91,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     pin_to_one_core()
-    results = {"machine": machine(), "runs": [], "apply": []}
+    results: dict[str, Any] = {"machine": machine(), "runs": [], "apply": []}
     cases = [
         ("eketorp", 6, "random"),
         ("eketorp", 6, "greedy"),

@@ -20,7 +20,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -29,10 +29,12 @@ from server.gamedata import default_config
 from server.games.eketorp import SPEC as EKETORP
 from server.games.eketorp import expert as ek_expert
 from server.games.eketorp.playout import sample
+from server.games.eketorp.state import EketorpState
 from server.games.playout import playout, thinking_copy
 from server.games.rng import Rng
 from server.games.vikings_on_board import SPEC as VIKINGS
 from server.games.vikings_on_board import expert as vob_expert
+from server.games.vikings_on_board.state import VikingsState
 
 
 def pin_to_one_core() -> None:
@@ -51,7 +53,7 @@ def _timed(run: Any, seconds: float) -> tuple[int, float]:
 
 def full_engine_games(players: int, seconds: float) -> dict[str, Any]:
     config = default_config("eketorp", players)
-    deals = [EKETORP.new(config, 1000 + k) for k in range(50)]
+    deals = [cast(EketorpState, EKETORP.new(config, 1000 + k)) for k in range(50)]
     actions = [0]
 
     def run(k: int) -> None:
@@ -72,12 +74,13 @@ def full_engine_games(players: int, seconds: float) -> dict[str, Any]:
 
 def fast_path_games(players: int, seconds: float) -> dict[str, Any]:
     config = default_config("eketorp", players)
-    deals = [EKETORP.new(config, 1000 + k) for k in range(50)]
+    deals = [cast(EketorpState, EKETORP.new(config, 1000 + k)) for k in range(50)]
     actions = [0]
 
     def run(k: int) -> None:
         st = thinking_copy(deals[k % len(deals)])
-        rngs = [Rng(EKETORP.bots["random"](k * 131 + s).rng.state) for s in range(players)]
+        bots: list[Any] = [EKETORP.bots["random"](k * 131 + s) for s in range(players)]
+        rngs = [Rng(bot.rng.state) for bot in bots]
         actions[0] += playout(st, [sample] * players, rngs)
 
     games, elapsed = _timed(run, seconds)
@@ -86,7 +89,7 @@ def fast_path_games(players: int, seconds: float) -> dict[str, Any]:
 
 def copy_cost(seconds: float) -> dict[str, float]:
     """Microseconds per copy of a 6-player Eketorp state in round 5 (a full log behind it)."""
-    st = EKETORP.new(default_config("eketorp", 6), 77)
+    st = cast(EketorpState, EKETORP.new(default_config("eketorp", 6), 77))
     bots = [EKETORP.bots["greedy"](s) for s in range(6)]
     while st.round < 5:
         active = st.active_seats()
@@ -102,7 +105,7 @@ def copy_cost(seconds: float) -> dict[str, float]:
 def expert_playouts(seconds: float) -> list[dict[str, Any]]:
     """The expert's own play-outs per second, as it spends them in a decision."""
     out = []
-    st = EKETORP.new(default_config("eketorp", 6), 88)
+    st = cast(EketorpState, EKETORP.new(default_config("eketorp", 6), 88))
     bot = ek_expert.ExpertBot(1)
 
     def eketorp_run(k: int) -> None:
@@ -111,7 +114,7 @@ def expert_playouts(seconds: float) -> list[dict[str, Any]]:
 
     n, t = _timed(eketorp_run, seconds)
     out.append({"game": "eketorp", "players": 6, "per_second": n / t, "to": "end of round"})
-    vst = VIKINGS.new(default_config("vikings_on_board", 4), 88)
+    vst = cast(VikingsState, VIKINGS.new(default_config("vikings_on_board", 4), 88))
     vbot = vob_expert.ExpertBot(1)
     until = vob_expert._horizon(vst)
 

@@ -35,6 +35,7 @@ from .games.api import IllegalAction
 from .guard import HostCheck, SessionGuard, is_kiosk
 from .netinfo import base_url, is_loopback, qr_svg, wifi_qr_text
 from .ratelimit import Clock, RateLimits
+from .sender import Sender
 from .store import Store
 from .table import Outgoing, Table
 
@@ -170,7 +171,8 @@ def create_app(settings: Settings, clock: Clock = time.monotonic) -> Longhall:
         server = socketio.server
         for op in ops:
             if op.op == "emit":
-                socketio.emit(op.event, op.payload, to=op.target)
+                assert op.event is not None  # every emit names its event
+                sender.emit(server, op.event, op.payload, op.target)
             elif op.op == "join":
                 server.enter_room(op.target, op.payload, namespace="/")
             elif op.op == "leave":
@@ -179,6 +181,7 @@ def create_app(settings: Settings, clock: Clock = time.monotonic) -> Longhall:
                 server.disconnect(op.target, namespace="/")
 
     table = Table(store, settings, send)
+    sender = Sender(table.lock)
     table.join_url = join_url(settings, table.data.code)
     table.hotspot = read_hotspot(settings.hotspot_file)
 
@@ -190,9 +193,14 @@ def create_app(settings: Settings, clock: Clock = time.monotonic) -> Longhall:
         ping_interval=10,
         ping_timeout=20,
         serializer=JsonPacket,
+        # each event is handled in its connection's own thread, not in a thread started for it:
+        # a phone's commands are taken one at a time anyway (the table's lock)
+        async_handlers=False,
         logger=False,
         engineio_logger=False,
     )
+    # one thread writes every WebSocket message of the table (server/sender.py)
+    sender.install(socketio.server.eio)
     # The rate limit follows a seat (whichever phone or connection it is opened on) and, for a
     # phone not seated yet or a table display, its address: reconnecting refills nothing. The
     # Pi's own kiosk browser, exempt from the per-address caps, keeps one bucket per connection.

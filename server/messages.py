@@ -182,7 +182,8 @@ def diff(
 ) -> None:
     """Append to ``ops`` what turns ``old`` into ``new``: ``[path, value]`` sets, ``[path]``
     deletes (see server/static/patch.js); an array grows by setting the index after its last
-    element and shrinks by deleting its last ones, from the end. The parts
+    element and shrinks by deleting elements (the later ones move down): its last ones, from
+    the end, or a run of them where it dropped its oldest entries. The parts
     in :data:`SHARED` are compared once per round of updates: ``memo`` keeps their ops."""
     if type(old) is dict and type(new) is dict:
         kept = 0
@@ -207,18 +208,27 @@ def diff(
         if kept < len(old):  # some keys are gone
             ops.extend([[*path, key]] for key in old if key not in new)
     elif type(old) is list and type(new) is list:
-        shift = _shifted(old, new)
+        # the elements both start with are left alone
+        start, common = 0, min(len(old), len(new))
+        while start < common and _same(old[start], new[start]):
+            start += 1
+        shift = _shifted(old[start:], new[start:])
         if shift:  # a log that keeps its last entries: drop the oldest, add the new ones
-            ops.extend([[*path, 0]] for _ in range(shift))
+            ops.extend([[*path, start]] for _ in range(shift))
             kept = len(old) - shift
             ops.extend([[*path, index], new[index]] for index in range(kept, len(new)))
             return
-        # element by element (a log that grew gets only its new entries), unless most changed
+        # element by element (a log that grew gets only its new entries), unless most of a list
+        # of plain values changed: then the whole list is shorter
         mine: list[Any] = []
-        for index, (before, after) in enumerate(zip(old, new, strict=False)):
+        changed, nested = 0, False
+        for index in range(start, common):
+            before, after = old[index], new[index]
             if not _same(before, after):
+                changed += 1
+                nested = nested or type(after) in (dict, list)
                 diff(before, after, [*path, index], mine, memo)
-        if len(mine) > 2 and len(mine) * 2 > min(len(old), len(new)):
+        if not nested and changed > 2 and changed * 2 > common:
             ops.append([path, new])
             return
         ops.extend(mine)

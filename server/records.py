@@ -80,6 +80,7 @@ class Records:
         # Views of the current version, computed once per version for all who need them.
         self._views: dict[int | None, JSON] = {}
         self._views_version = -1
+        self._public: JSON | None = None  # the public part of every view of that version
         self._decided: dict[str, Any] = {}  # what each context was, last time it was digested
 
     @classmethod
@@ -207,7 +208,7 @@ class Records:
     def _public_scores(self) -> list[Any] | None:
         """The scores of a game ended early, as far as everyone may know them: what the public
         view shows (a game with hidden points, like Vikings on Board's chests, shows none)."""
-        public = self.spec.view(self.game(), None)["public"]
+        public = self.spec.public_view(self.game())
         seats = public.get("seats")
         if (
             isinstance(seats, list)
@@ -274,6 +275,7 @@ class Records:
             return None
         if self._views_version != self.data.version:
             self._views = {}
+            self._public = None
             self._views_version = self.data.version
         view = self._views.get(seat)
         if view is None:
@@ -283,17 +285,15 @@ class Records:
     def _frozen(self, seat: int | None, state: GameState) -> JSON:
         """A seat's view as the wire carries it: an engine's view may share parts of its state
         that the next action changes in place, and the last message sent must stay as it was,
-        for the next patch to be made against it. The public part every view holds is copied
-        once and shared, so that it is also compared once per patch (server/messages.py)."""
-        raw = self.spec.view(state, seat)
-        public = self.view(None) if seat is not None else None
-        if public is None or "public" not in raw or raw["public"] != public.get("public"):
-            frozen: JSON = json.loads(json.dumps(raw))
-            return frozen
-        return {
-            key: public["public"] if key == "public" else json.loads(json.dumps(value))
-            for key, value in raw.items()
-        }
+        for the next patch to be made against it. The public part every view holds is computed
+        and copied once per version and shared, so that it is also compared once per patch
+        (server/messages.py)."""
+        if self._public is None:
+            self._public = _copy(self.spec.public_view(state))
+        public = self._public
+        raw = self.spec.view(state, seat, public)
+        rest = _copy({key: value for key, value in raw.items() if key != "public"})
+        return {key: public if key == "public" else rest[key] for key in raw}
 
     def update_contexts(self) -> None:
         """Note, per sender, the version at which what they could decide last changed."""
@@ -347,6 +347,12 @@ def keep_reveals(
     batch = [r for r in kept if r.get("together")]
     alone = [r for r in kept if not r.get("together")] + [{**r, "together": False} for r in new]
     return batch + alone[-SINGLE_REVEALS_KEPT:]
+
+
+def _copy(value: JSON) -> JSON:
+    """A deep copy of plain JSON (the C encoder and decoder beat ``copy.deepcopy``)."""
+    copied: JSON = json.loads(json.dumps(value, separators=(",", ":")))
+    return copied
 
 
 def digest(value: Any) -> str:

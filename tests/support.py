@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import os
 import signal
 import socket
 import sqlite3
+import struct
 import subprocess
 import sys
 import threading
@@ -236,6 +238,78 @@ class Phone:
             self.token, self.seat = ack["token"], ack["seat"]
             self.wait(lambda v: v["you"] is not None)
         return ack
+
+
+class RawWebSocket:
+    """An Engine.IO WebSocket over a bare TCP socket, as any program on the network could open one
+    (simple-websocket's client leaves a message that comes with the handshake unread until the
+    next one arrives). ``receive_buffer`` shrinks the socket's receive buffer: a screen that stops
+    reading then fills the server's side quickly."""
+
+    def __init__(self, port: int, receive_buffer: int | None = None, timeout: float = 60) -> None:
+        self.sock = socket.socket()
+        if receive_buffer is not None:
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+        self.sock.settimeout(timeout)  # bounds a stuck server only
+        self.sock.connect(("127.0.0.1", port))
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall(
+            (
+                "GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\n"
+                f"Host: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
+        self.buffer = b""
+        while b"\r\n\r\n" not in self.buffer:
+            self.buffer += self._recv()
+        head, _, self.buffer = self.buffer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 101"), head
+        self.write_lock = threading.Lock()
+
+    def _recv(self) -> bytes:
+        data = self.sock.recv(65536)
+        if not data:
+            raise ConnectionError("the server closed the connection")
+        return data
+
+    def _exact(self, n: int) -> bytes:
+        while len(self.buffer) < n:
+            self.buffer += self._recv()
+        out, self.buffer = self.buffer[:n], self.buffer[n:]
+        return out
+
+    def receive(self) -> str:
+        """The next text message (the server never fragments or compresses here: no deflate)."""
+        first, second = self._exact(2)
+        if first == 0x88:
+            raise ConnectionError("the server closed the WebSocket")
+        assert first == 0x81, f"not a whole text frame: {first:#x}"
+        size = second & 0x7F
+        if size == 126:
+            (size,) = struct.unpack("!H", self._exact(2))
+        elif size == 127:
+            (size,) = struct.unpack("!Q", self._exact(8))
+        return self._exact(size).decode()
+
+    def send(self, text: str) -> None:
+        """One masked text frame, as a client sends it."""
+        payload = text.encode()
+        mask = os.urandom(4)
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        size = len(payload)
+        if size < 126:
+            head = bytes((0x81, 0x80 | size))
+        elif size < 65536:
+            head = struct.pack("!BBH", 0x81, 0x80 | 126, size)
+        else:
+            head = struct.pack("!BBQ", 0x81, 0x80 | 127, size)
+        with self.write_lock:
+            self.sock.sendall(head + mask + masked)
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.sock.close()
 
 
 def received(messages: list[tuple[str, Any]]) -> list[tuple[dict[str, Any], str]]:

@@ -12,6 +12,8 @@ A game is a pure, deterministic state machine (OpenSpiel's Game/State, boardgame
 - ``state.is_over()``, ``state.scores()`` (with a per-category breakdown) and ``state.winners()``.
 - ``spec.view(state, seat)`` is the only way state leaves the engine: everything that seat may know
   (``seat=None``: the table display and spectators) and nothing else.
+  Its ``public`` part is the same for every reader: ``spec.public_view(state)``, which the server
+  computes once per version and hands to ``spec.view(state, seat, public)`` for every seat.
 
 Actions are small JSON objects with a ``"type"``. Actions that only take back an earlier choice
 (un-commit, take a viking back) carry ``"undo": True`` in ``legal_actions`` so that random bots can
@@ -95,6 +97,13 @@ class Bot(Protocol):
 BotFactory = Callable[[int], Bot]
 
 
+class ViewFunction(Protocol):
+    """``view(state, seat, public=None)``: what ``seat`` may know; ``public``, when given, is
+    ``public_view(state)`` already computed (once per version for all readers)."""
+
+    def __call__(self, state: Any, seat: Seat, public: JSON | None = None, /) -> JSON: ...
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """Everything the hub needs to know about one game."""
@@ -105,7 +114,9 @@ class GameSpec:
     max_players: int
     new: Callable[[Mapping[str, Any], int], GameState]
     from_dict: Callable[[Mapping[str, Any]], GameState]
-    view: Callable[[Any, Seat], JSON]
+    view: ViewFunction
+    # the ``public`` part of every reader's view (the same for all of them)
+    public_view: Callable[[Any], JSON]
     bots: Mapping[str, BotFactory]
     # For the conformance tests: a copy of the state in which everything hidden from ``seat``
     # (other hands, the draw pile's order, unrevealed choices, the RNG) is drawn again.

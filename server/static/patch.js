@@ -5,7 +5,8 @@
 // A patch is {seq, base, version, ops}. It applies only to the message numbered `base`; each op
 // is [path] (delete the key at path) or [path, value] (set it), path being a list of object keys
 // and array indexes from the message's root ([] replaces the whole message). An array grows by
-// setting the index after its last element and shrinks by deleting its last elements.
+// setting the index after its last element and shrinks by deleting elements (splice: the later
+// ones move down).
 
 /** True when the patch cannot be applied to `last` (a missed message, or none yet). */
 export function isGap(last, patch) {

@@ -64,12 +64,15 @@ def roundtrip(spec: GameSpec, state: Any) -> Any:
 
 def assert_no_leak(spec: GameSpec, state: Any, rnd: random.Random) -> None:
     """Every reader's view is unchanged when everything hidden from them is drawn again, and the
-    public part is the same for every reader."""
+    public part is the same for every reader: ``spec.public_view``, which the server computes once
+    and hands to every seat's view."""
     public = spec.view(state, None)["public"]
+    assert spec.public_view(state) == public
     assert spec.view(state, None)["private"] is None
     for seat in [None, *range(state.players)]:
         seen = spec.view(state, seat)
         assert seen["public"] == public, f"seat {seat} sees a different public part"
+        assert spec.view(state, seat, spec.public_view(state)) == seen
         other = spec.resample_hidden(state, seat, rnd)
         assert spec.view(other, seat) == seen, f"seat {seat}'s view depends on a hidden thing"
 

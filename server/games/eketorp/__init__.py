@@ -11,7 +11,7 @@ from .expert import ExpertBot
 from .invariants import check_invariants
 from .rules import MAX_PLAYERS, MIN_PLAYERS
 from .state import EketorpState, new_game
-from .view import commitments, resample_hidden, view
+from .view import commitments, public_view, resample_hidden, view
 
 SPEC = GameSpec(
     name="eketorp",
@@ -21,6 +21,7 @@ SPEC = GameSpec(
     new=new_game,
     from_dict=EketorpState.from_dict,
     view=view,
+    public_view=public_view,
     bots={"random": RandomBot, "greedy": GreedyBot, "expert": ExpertBot},
     resample_hidden=resample_hidden,
     check_invariants=check_invariants,

@@ -13,7 +13,7 @@ from .bots import GreedyBot, RandomBot
 from .invariants import check_invariants
 from .rules import MAX_PLAYERS, MIN_PLAYERS
 from .state import WildState, new_game
-from .view import commitments, resample_hidden, view
+from .view import commitments, public_view, resample_hidden, view
 
 SPEC = GameSpec(
     name="vikings_gone_wild",
@@ -23,6 +23,7 @@ SPEC = GameSpec(
     new=new_game,
     from_dict=WildState.from_dict,
     view=view,
+    public_view=public_view,
     bots={"random": RandomBot, "greedy": GreedyBot},
     resample_hidden=resample_hidden,
     check_invariants=check_invariants,

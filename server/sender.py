@@ -1,0 +1,241 @@
+"""One sender for the table: a single thread writes every WebSocket message to every connection.
+
+python-engineio's threading mode gives each WebSocket a writer thread fed by a queue, so an update
+to 27 screens woke 27 threads, and each encoded and framed the same message again. Here the
+engine.io socket of a connection that opened as a WebSocket hands its packets to one
+:class:`Sender` instead: one thread, woken once per batch, frames each message once (a patch goes
+to a whole room: one frame for all of it) and writes it to each socket without blocking.
+
+Order is kept per connection: everything a socket sends (its handshake, the table's messages,
+the answers to its commands, engine.io's pings and its close) goes through the sender's one
+queue, in the order it was sent. A connection whose kernel buffer is full (a phone on a weak
+Wi-Fi that stopped reading) is not waited for: from then on its packets go back to its own
+engine.io writer thread, which may block on it alone. A connection that started on long-polling
+and upgraded keeps engine.io's own path throughout.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import logging
+import socket
+import struct
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import simple_websocket
+from engineio import packet as engineio_packet
+from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
+from socketio import packet as socketio_packet
+
+from .deflate import COMPRESS_FROM
+
+log = logging.getLogger("longhall.sender")
+
+# The kernel's send buffer of each WebSocket (Linux doubles it). Left to itself it grows to 4 MB for
+# a phone that stopped reading; bounded, such a phone costs little memory and soon gets its own
+# writer, while 128 KB still holds many snapshots.
+SEND_BUFFER = 64 * 1024
+
+Item = tuple[Any, "DirectWebSocket", Any]  # (engine.io socket, its WebSocket, packet or None)
+
+
+class Sender:
+    """The table's one writer thread, with the queue every direct WebSocket sends through."""
+
+    def __init__(self, lock: Any) -> None:
+        self.lock = lock  # the table's: no update is sent while a connection is being attached
+        self.ready = threading.Condition()
+        self.items: collections.deque[Item] = collections.deque()
+        self.slow: set[int] = set()  # engine.io sockets (by id) that went back to their own writer
+        self.routes: dict[str, DirectWebSocket] = {}  # engine.io session id -> its WebSocket
+        self.thread: threading.Thread | None = None
+
+    def install(self, eio: Any) -> None:
+        """Make the engine.io server's WebSockets send through this sender."""
+
+        def websocket(handler: Any, server: Any, **kwargs: Any) -> DirectWebSocket:
+            return DirectWebSocket(handler, server, self, **kwargs)
+
+        eio._async = {**eio._async, "websocket": websocket}
+
+    def attach(self, eio_socket: Any, ws: DirectWebSocket) -> None:
+        """Route a new WebSocket connection's packets through this sender."""
+        with self.lock, self.ready:
+            if self.thread is None:
+                self.thread = threading.Thread(target=self._run, name="sender", daemon=True)
+                self.thread.start()
+            real = eio_socket.queue
+            while not real.empty():  # the engine.io handshake, queued before the WebSocket opened
+                self.items.append((eio_socket, ws, real.get_nowait()))
+                real.task_done()
+            eio_socket.queue = RoutedQueue(real, lambda item: self.put(eio_socket, ws, item))
+            eio_socket.send = lambda pkt: self.send(eio_socket, ws, pkt)
+            self.routes[eio_socket.sid] = ws
+            self.ready.notify()
+
+    def detach(self, eio_socket: Any) -> None:
+        with self.ready:
+            self.slow.discard(id(eio_socket))
+            self.routes.pop(eio_socket.sid, None)
+
+    def emit(self, sio: Any, event: str, payload: Any, to: str) -> None:
+        """Send one Socket.IO event to a room or a connection: encoded once, and queued for all
+        its routed sockets at once (python-socketio's emit takes each socket through four layers
+        and a lock of its own). Any other socket gets it the usual way."""
+        pkt = sio.packet_class(socketio_packet.EVENT, namespace="/", data=[event, payload])
+        message = engineio_packet.Packet(engineio_packet.MESSAGE, pkt.encode())
+        sockets = sio.eio.sockets
+        routed: list[Item] = []
+        for _, eio_sid in sio.manager.get_participants("/", to):
+            ws = self.routes.get(eio_sid)
+            eio_socket = None if ws is None else sockets.get(eio_sid)
+            if ws is None or eio_socket is None:
+                sio._send_eio_packet(eio_sid, message)
+            elif eio_socket.check_ping_timeout():
+                routed.append((eio_socket, ws, message))
+        if routed:
+            with self.ready:
+                self.items.extend(routed)
+                self.ready.notify()
+
+    def send(self, eio_socket: Any, ws: DirectWebSocket, pkt: Any) -> None:
+        """engine.io's ``Socket.send`` for a routed socket."""
+        if eio_socket.check_ping_timeout():
+            self.put(eio_socket, ws, pkt)
+
+    def put(self, eio_socket: Any, ws: DirectWebSocket, pkt: Any) -> None:
+        with self.ready:
+            self.items.append((eio_socket, ws, pkt))
+            self.ready.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self.ready:
+                while not self.items:
+                    self.ready.wait()
+                batch = list(self.items)
+                self.items.clear()
+            frames: dict[int, bytes | None] = {}  # the same packet to a whole room: framed once
+            for eio_socket, ws, pkt in batch:
+                try:
+                    self._write(eio_socket, ws, pkt, frames)
+                except Exception:  # a socket closing under us: its reader sees it and cleans up
+                    log.debug("could not write to %s", eio_socket.sid, exc_info=True)
+
+    def _write(
+        self, eio_socket: Any, ws: DirectWebSocket, pkt: Any, frames: dict[int, bytes | None]
+    ) -> None:
+        real = eio_socket.queue.real
+        if pkt is None or id(eio_socket) in self.slow:
+            real.put(pkt)  # the close, or a slow phone: its own writer thread, in order
+            return
+        server = ws.ws
+        if not server.connected:
+            return
+        key = id(pkt)
+        if key not in frames:
+            frames[key] = _frame(pkt.encode())
+        frame = frames[key]
+        if frame is None:  # large or binary: the WebSocket's own framing (and deflate)
+            server.send(pkt.encode())
+            return
+        sock: socket.socket = server.sock
+        try:
+            sent = sock.send(frame, socket.MSG_DONTWAIT)
+        except BlockingIOError:
+            sent = 0
+        if sent < len(frame):
+            # from here on this phone's own writer thread sends to it, starting with the rest of
+            # this frame (a frame is never left cut), and may block on it alone
+            self.slow.add(id(eio_socket))
+            log.warning("%s reads slowly: it gets a writer of its own", eio_socket.sid)
+            real.put(_Rest(frame[sent:]) if sent else pkt)
+
+
+class RoutedQueue:
+    """An engine.io socket's queue whose ``put`` goes through the sender (so that its close
+    comes after everything sent before it); its writer thread still reads the real queue."""
+
+    def __init__(self, real: Any, route: Callable[[Any], None]) -> None:
+        self.real = real
+        self.route = route
+
+    def put(self, item: Any, *args: Any, **kwargs: Any) -> None:
+        self.route(item)
+
+    def get(self, block: bool = True, timeout: float | None = None) -> Any:
+        # engine.io's writer gives up after a quiet ping period; here its queue is quiet by
+        # design (the sender writes): it waits for the close or a slow phone's packets
+        return self.real.get(block) if block else self.real.get(False)
+
+    def __getattr__(self, name: str) -> Any:  # task_done, join, empty, qsize
+        return getattr(self.real, name)
+
+
+class DirectWebSocket(SimpleWebSocketWSGI):  # type: ignore[misc]
+    """engine.io's simple-websocket wrapper, attaching a connection opened as a WebSocket to the
+    sender (one that upgrades from long-polling keeps engine.io's own path)."""
+
+    def __init__(self, handler: Any, server: Any, sender: Sender, **kwargs: Any) -> None:
+        super().__init__(handler, server, **kwargs)
+        self.sender = sender
+
+    def send(self, message: Any) -> Any:
+        """engine.io's writer thread (a slow phone's): the rest of a half-written frame as it is."""
+        if isinstance(message, Unframed):
+            try:
+                self.ws.sock.sendall(message)
+            except OSError:
+                raise OSError() from None  # as engine.io's writer expects of a closed socket
+            return None
+        return super().send(message)
+
+    def __call__(self, environ: Any, start_response: Any) -> Any:
+        self.ws = simple_websocket.Server(environ, **self.server_args)
+        eio_socket = getattr(self.app, "__self__", None)
+        direct = eio_socket is not None and not eio_socket.connected
+        if direct:
+            with contextlib.suppress(OSError):
+                self.ws.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+            self.sender.attach(eio_socket, self)
+        try:
+            ret = self.app(self)
+        finally:
+            if direct:
+                self.sender.detach(eio_socket)
+        if self.ws.mode == "gunicorn":
+            raise StopIteration()
+        if self.ws.mode == "werkzeug":
+            raise ConnectionError()
+        return ret
+
+
+def _frame(data: str | bytes) -> bytes | None:
+    """A whole, unmasked, uncompressed WebSocket text frame for a small message (RFC 6455 5.2;
+    RFC 7692 lets any message go uncompressed); None for what the WebSocket frames itself."""
+    if not isinstance(data, str):
+        return None
+    payload = data.encode()
+    size = len(payload)
+    if size >= COMPRESS_FROM:
+        return None
+    if size < 126:
+        return bytes((0x81, size)) + payload
+    return struct.pack("!BBH", 0x81, 126, size) + payload
+
+
+class Unframed(bytes):
+    """Bytes of a WebSocket frame already begun: written as they are, not framed again."""
+
+
+class _Rest:
+    """The rest of a frame the sender could only half write, for the phone's own writer."""
+
+    def __init__(self, rest: bytes) -> None:
+        self.rest = Unframed(rest)
+
+    def encode(self) -> Unframed:
+        return self.rest
