@@ -184,7 +184,11 @@ def diff(
     deletes (see server/static/patch.js); an array grows by setting the index after its last
     element and shrinks by deleting elements (the later ones move down): its last ones, from
     the end, or a run of them where it dropped its oldest entries. The parts
-    in :data:`SHARED` are compared once per round of updates: ``memo`` keeps their ops."""
+    in :data:`SHARED` are compared once per round of updates: ``memo`` keeps their ops.
+
+    Unchanged parts are found with Python's == at C speed, which holds true equal to 1: a view
+    must keep each place's JSON type from one version to the next (a flag stays a flag), as
+    every game's view does (tests/server/test_patches.py replays whole games)."""
     if type(old) is dict and type(new) is dict:
         kept = 0
         for key, value in new.items():
