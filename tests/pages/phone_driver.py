@@ -52,6 +52,63 @@ TIMES = "\u00d7"  # the multiplication sign the page writes ("3 times 2")
 COLOURS = {"red": "▲", "blue": "●", "yellow": "■", "green": "◆", "white": "★", "black": "✚"}
 
 
+def stand_in_table(
+    st: EketorpState | None,
+    seat: int | None,
+    away: set[int],
+    status: str,
+    result: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """The table part of a message: ``seat`` and the ``away`` seats are players, the rest bots."""
+    n = st.n if st is not None else 4
+    seats = [
+        {
+            "seat": i,
+            "name": NAMES[i] if human else f"Bot {symbol}",
+            "colour": colour,
+            "symbol": symbol,
+            "kind": "human" if human else "bot",
+            "bot": None if human else "greedy",
+            "vacant": False,
+            "host": i == 0,
+            "connected": i not in away,
+        }
+        for i, (colour, symbol) in zip(range(n), COLOURS.items(), strict=False)
+        for human in [i == seat or i in away]
+    ]
+    return {
+        "code": "stand-in",
+        "join_url": "http://127.0.0.1/join/stand-in",
+        "game": "eketorp",
+        "games": ["eketorp"],
+        "lobby_games": {
+            "eketorp": {
+                "min_players": 3,
+                "max_players": 6,
+                "minutes": [60, 60],
+                "bots": ["greedy", "random"],
+                "options": ["deck"],
+            }
+        },
+        "status": status,
+        "paused": False,
+        "options": {"deck": "house"},
+        "seats": seats,
+        "host": 0,
+        "start_player": 0,
+        "min_players": 3,
+        "max_players": 6,
+        "colours": COLOURS,
+        "game_id": 1,
+        "fingerprints": {},
+        "reveals": [],
+        "result": result,
+        "hardware": {"status": "off", "code": None, "message": None},
+        "hotspot": None,
+        "language": None,
+    }
+
+
 class Phone:
     """One phone page, seated at ``seat``, playing the engine state ``st``."""
 
@@ -91,53 +148,7 @@ class Phone:
     # -- the stand-in server ------------------------------------------------------------------
 
     def table(self) -> dict[str, Any]:
-        n = self.st.n if self.st is not None else 4
-        seats = [
-            {
-                "seat": i,
-                "name": NAMES[i] if human else f"Bot {symbol}",
-                "colour": colour,
-                "symbol": symbol,
-                "kind": "human" if human else "bot",
-                "bot": None if human else "greedy",
-                "vacant": False,
-                "host": i == 0,
-                "connected": i not in self.away,
-            }
-            for i, (colour, symbol) in zip(range(n), COLOURS.items(), strict=False)
-            for human in [i == self.seat or i in self.away]
-        ]
-        return {
-            "code": "stand-in",
-            "join_url": "http://127.0.0.1/join/stand-in",
-            "game": "eketorp",
-            "games": ["eketorp"],
-            "lobby_games": {
-                "eketorp": {
-                    "min_players": 3,
-                    "max_players": 6,
-                    "minutes": [60, 60],
-                    "bots": ["greedy", "random"],
-                    "options": ["deck"],
-                }
-            },
-            "status": self.status,
-            "paused": False,
-            "options": {"deck": "house"},
-            "seats": seats,
-            "host": 0,
-            "start_player": 0,
-            "min_players": 3,
-            "max_players": 6,
-            "colours": COLOURS,
-            "game_id": 1,
-            "fingerprints": {},
-            "reveals": [],
-            "result": self.result,
-            "hardware": {"status": "off", "code": None, "message": None},
-            "hotspot": None,
-            "language": None,
-        }
+        return stand_in_table(self.st, self.seat, self.away, self.status, self.result)
 
     def message(self) -> dict[str, Any]:
         game = None
@@ -216,3 +227,51 @@ class Phone:
 def no_wider_than_the_phone(page: Any) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE_SMALL["viewport"]["width"], f"the page is {width} px wide"
+
+
+class TableDisplay:
+    """The table display page, showing the engine states a test pushes to it through the same
+    stand-in for the Socket.IO client (it only ever sees the public view, as from the server)."""
+
+    def __init__(
+        self,
+        browser: Any,
+        server: ServerProcess,
+        lang: str = "en",
+        size: tuple[int, int] = (1920, 1080),
+    ) -> None:
+        self.version = 0
+        self.context = browser.new_context(
+            viewport={"width": size[0], "height": size[1]}, locale=lang
+        )
+        page = self.context.new_page()
+        page.route(
+            "**/static/vendor/socket.io-*.js",
+            lambda route: route.fulfill(
+                status=200, content_type="application/javascript", body=FAKE_IO
+            ),
+        )
+        self.watched = Watched(page, f"table display ({lang})")
+        self.page = page
+        page.goto(f"{server.url}/?lang={lang}")
+        wait_until(page, "window.__longhallFake !== undefined && window.__longhallFake.connected")
+
+    def show(self, st: EketorpState) -> None:
+        """Push the public view of ``st`` and wait until the page has drawn it."""
+        self.version += 1
+        message = {
+            "seq": self.version,
+            "version": self.version,
+            "steps": st.version,
+            "table": stand_in_table(st, RED, set(), "playing", None),
+            "you": None,
+            "game": json.loads(json.dumps(SPEC.view(st, None))),
+        }
+        self.page.evaluate("([m, k]) => window.__longhallPush(m, k)", [message, "snapshot"])
+        wait_until(
+            self.page,
+            f"document.body.dataset.version === '{self.version}' && !!document.body.dataset.phase",
+        )
+
+    def close(self) -> None:
+        self.context.close()
