@@ -58,8 +58,10 @@ def stand_in_table(
     away: set[int],
     status: str,
     result: dict[str, Any] | None,
+    stand_ins: set[int] | None = None,
 ) -> dict[str, Any]:
-    """The table part of a message: ``seat`` and the ``away`` seats are players, the rest bots."""
+    """The table part of a message: ``seat`` and the ``away`` seats are players, the rest bots;
+    a bot stands in for the players of ``stand_ins`` for now."""
     n = st.n if st is not None else 4
     seats = [
         {
@@ -68,7 +70,7 @@ def stand_in_table(
             "colour": colour,
             "symbol": symbol,
             "kind": "human" if human else "bot",
-            "bot": None if human else "greedy",
+            "bot": "greedy" if not human or i in (stand_ins or set()) else None,
             "vacant": False,
             "host": i == 0,
             "connected": i not in away,
@@ -126,6 +128,7 @@ class Phone:
         self.version = self.seq = 1
         self.result: dict[str, Any] | None = None
         self.away: set[int] = set()  # seats of players whose phone is gone (the others are bots)
+        self.stand_ins: set[int] = set()  # players a bot plays for, for now
         self.commands: list[dict[str, Any]] = []
         self.refused: list[str] = []
         context = browser.new_context(**PHONE_SMALL, locale=lang)
@@ -148,7 +151,9 @@ class Phone:
     # -- the stand-in server ------------------------------------------------------------------
 
     def table(self) -> dict[str, Any]:
-        return stand_in_table(self.st, self.seat, self.away, self.status, self.result)
+        return stand_in_table(
+            self.st, self.seat, self.away, self.status, self.result, self.stand_ins
+        )
 
     def message(self) -> dict[str, Any]:
         game = None

@@ -629,3 +629,19 @@ def test_defending_shows_the_own_castle_and_building_labels_the_sides(
         for ghost, opacity in stones:
             assert (float(opacity) < 1) == ghost
     phone.no_errors()
+
+
+def test_a_stand_in_s_unfinished_plan_offers_the_phone_no_move(
+    browser: Any, server: ServerProcess
+) -> None:
+    # issue 12, item 1: the bot standing in for Red has placed every viking, not yet committed
+    st = new_game(4)
+    phone = Phone(browser, server, st, seat=RED)
+    for _ in range(st.home[RED]):
+        st.apply(RED, {"type": "place", "to": "A"})
+    phone.stand_ins.add(RED)
+    phone.push()
+    wait_until(phone.page, "document.querySelector('#take-seat-back') !== null")
+    enabled = "[data-action]:not([disabled]), #commit:not([disabled]), .take-back:not([disabled])"
+    assert phone.page.query_selector_all(enabled) == []
+    phone.no_errors()
