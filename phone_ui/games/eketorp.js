@@ -147,13 +147,16 @@ function planningView(g) {
     status = h("p", { class: "plan-status", role: "status" },
       free > 0 ? t("planning.left", { free, total: mine.home }) : t("planning.move_help"));
   }
+  const canCommit = free === 0 && Boolean(legalHas("commit"));
   // only this stays on screen while scrolling: the vikings, the commit button, one line
   const head = h("section", { class: "panel sticky plan-head" },
     h("div", { class: "plan-head-row" },
       h("div", { class: "vikings", "aria-label": t("planning.left", { free, total: mine.home }) },
         Array.from({ length: mine.home }, (_, i) => h("span", { class: `viking ${i < free ? "free" : "placed"}` }, icon("viking"))),
         Array.from({ length: hospital }, () => h("span", { class: "viking hurt", title: t("planning.in_hospital_one") }, icon("viking")))),
-      h("button", { class: "primary", id: "commit", disabled: ui.pending || free > 0, "data-action": free === 0 ? JSON.stringify({ type: "commit" }) : null, onclick: () => act({ type: "commit" }) },
+      // the legal actions decide, not the count: while a bot stands in, its half-done plan is no
+      // plan this phone may commit
+      h("button", { class: "primary", id: "commit", disabled: ui.pending || !canCommit, "data-action": canCommit ? JSON.stringify({ type: "commit" }) : null, onclick: () => act({ type: "commit" }) },
         t("planning.commit"))),
     status);
   const fields = h("div", { class: "grid fields" });
@@ -189,6 +192,7 @@ function destination(g, dest, plan) {
   const free = g.private.unplanned;
   const move = local.move;
   const canPlace = !move && legalHas("place", { to: dest });
+  const canTakeBack = Boolean(legalHas("unplace", { from: dest }));
   // while moving: the places it can go to (from a viking), or the vikings that can go (to a place)
   const target = move && (move.from ? move.from !== dest && canMoveTo(dest, plan) : count > 0 && dest !== move.to);
   const pickable = !move && free === 0 && count > 0; // all placed: a tap picks this one up
@@ -223,11 +227,11 @@ function destination(g, dest, plan) {
       empty && dest !== "castle" ? h("span", { class: "hint-text" }, t("planning.nothing_to_win")) : null),
     count ? h("span", { class: "dest-side" },
       h("button", {
-        class: `dest-count ${move && move.from === dest ? "chosen" : ""}`, disabled: ui.pending,
+        class: `dest-count ${move && move.from === dest ? "chosen" : ""}`, disabled: ui.pending || !canTakeBack,
         "aria-pressed": move && move.from === dest ? "true" : "false", "aria-label": t("planning.move_from_here"),
         onclick: () => { local.move = move && move.from === dest ? null : { from: dest }; render(); },
       }, icon("viking"), `×${count}`),
-      h("button", { class: "small take-back", disabled: ui.pending, "aria-label": t("planning.take_back"), onclick: () => act({ type: "unplace", from: dest }) }, "−"))
+      h("button", { class: "small take-back", disabled: ui.pending || !canTakeBack, "aria-label": t("planning.take_back"), onclick: () => act({ type: "unplace", from: dest }) }, "−"))
       : null);
 }
 

@@ -8,6 +8,16 @@ import {
 } from "/static/games/eketorp.js";
 import { fingerprintMark, msg, name, pieces, seats, token, url, vikingsOn } from "../page.js";
 
+// Eketorp's own look on the table display (the shell's table.css holds what every game shares).
+// The module is ready only once its style sheet is: a first screen drawn without it would put
+// the castles of 3 players in the left column's place.
+await new Promise((resolve) => {
+  const sheet = h("link", { rel: "stylesheet", href: new URL("./eketorp.css", import.meta.url).href });
+  sheet.addEventListener("load", resolve);
+  sheet.addEventListener("error", resolve);
+  document.head.append(sheet);
+});
+
 function stonesOf(counts, most = 4) {
   return pieces(STONES.map((stone) => ({ n: counts[stone] || 0, make: () => stoneChip(stone) })), most);
 }
@@ -33,6 +43,7 @@ function scoreTable(result) {
 // -- the game ------------------------------------------------------------------------------------
 
 function gameScreen(pub, result = null) {
+  const three = pub.players === 3;
   return [
     h("header", { class: "titlebar" },
       h("h1", {}, t(`games.${msg.table.game}`)),
@@ -42,12 +53,13 @@ function gameScreen(pub, result = null) {
       h("span", { class: "spacer" }),
       h("span", { class: "join-hint muted" }, t("game.join_hint", { url: "" }), url(msg.table.join_url))),
     h("div", { class: "board" },
-      // with 3 players the castles leave a quarter of the middle free: the material fields go
-      // there, and the castles' stones grow
-      h("div", { class: "left" }, pub.players === 3 ? null : fieldsPanel(pub), hospitalPanel(pub), cardsPanel(pub)),
-      h("div", { class: "castles" }, pub.seats.map((s, i) => castlePanel(pub, s, i)),
-        pub.players === 3 ? fieldsPanel(pub, "board-fields") : null),
-      h("div", { class: "right" }, result ? endPanel(pub, result) : phasePanel(pub), result ? null : legendPanel(), logPanel(pub))),
+      // with 3 players the castles leave a quarter of the middle free: the material fields and
+      // the hospital go there as the board draws them, and the castles take the left column's
+      // room
+      three ? null : h("div", { class: "left" }, fieldsPanel(pub), hospitalPanel(pub), cardsPanel(pub)),
+      h("div", { class: "castles" }, pub.seats.map((s, i) => castlePanel(pub, s, i)), three ? boardMap(pub) : null),
+      h("div", { class: "right" }, result ? endPanel(pub, result) : phasePanel(pub), result ? null : legendPanel(),
+        three ? cardsPanel(pub) : null, logPanel(pub))),
   ];
 }
 
@@ -81,8 +93,8 @@ function endPanel(pub, result) {
     h("p", { class: "muted" }, t("end.rematch")));
 }
 
-function fieldsPanel(pub, extra = "") {
-  return h("section", { class: `panel fields-panel ${extra}` },
+function fieldsPanel(pub) {
+  return h("section", { class: "panel fields-panel" },
     h("h2", {}, t("table.fields_heading")),
     h("div", { class: "field-list" }, FIELDS.map((field) => {
       const occ = pub.board[field] || [];
@@ -95,13 +107,33 @@ function fieldsPanel(pub, extra = "") {
     })));
 }
 
-function hospitalPanel(pub) {
-  // the stations in the direction of the arrow, top to bottom
-  return h("section", { class: "panel hospital" },
+/** The material fields as the board draws them (3 players, in the fourth quarter): seven spaces in
+ * rows, each with its letter, the stones lying on it and the vikings standing on it; beside G the
+ * field hospital, its stations along the arrow (R0.9). */
+function boardMap(pub) {
+  return h("section", { class: "panel board-map" },
+    h("h2", {}, t("table.fields_heading")),
+    h("div", { class: "field-squares" },
+      FIELDS.map((field) => {
+        const stones = STONES.reduce((sum, stone) => sum + (pub.fields[field][stone] || 0), 0);
+        const sharing = pub.sharing && pub.sharing.field === field;
+        return h("div", { class: `field field-square ${sharing ? "active" : ""} ${stones ? "" : "bare"}`, "data-field": field },
+          // the stones lie by the letter, the vikings stand at the foot of the space
+          h("div", { class: "field-top" },
+            h("strong", { class: "field-letter" }, field),
+            h("span", { class: "field-stones" }, stonesOf(pub.fields[field], 4))),
+          h("div", { class: "field-vikings" }, vikingsOn(pub.board[field] || [], 5)));
+      }),
+      hospitalPanel(pub, "map-hospital", "→ ")));
+}
+
+function hospitalPanel(pub, extra = "panel", arrow = "↓ ") {
+  // the stations in the direction of the arrow, top to bottom (or left to right in a line)
+  return h("section", { class: `${extra} hospital` },
     h("h2", {}, icon("hospital"), " ", t("table.hospital")),
     h("ol", { class: "stations" }, [...STATIONS, "healthy"].map((station, index) =>
       h("li", { class: "station" },
-        h("span", { class: "station-name" }, index ? "↓ " : "", t(`station.${station}`)),
+        h("span", { class: "station-name" }, index ? arrow : "", t(`station.${station}`)),
         h("span", { class: "station-vikings" }, index < 3 ? vikingsOn(pub.seats.map((s) => s.hospital[index]), 6) : null)))));
 }
 

@@ -4,19 +4,17 @@ Most tests here put the phone exactly where they need it: the page's Socket.IO c
 by a stand-in (a few lines of JavaScript) that passes every command to the real Eketorp engine in
 this process and brings back the reader's real view, as the server would. So a test can set up a
 loot with two grassy stacks or a fight over an empty field, tap as a player would, and check what
-the engine received. One test plays against a real server (the game starts, the screen keeps on).
+the engine received (the stand-in and its Phone driver: phone_driver.py). One test plays against a
+real server (the game starts, the screen keeps on).
 """
 
 from __future__ import annotations
 
-import json
-import time
 from typing import Any
 
 import pytest
 
-from server.games.api import IllegalAction
-from server.games.eketorp import SPEC, EketorpState
+from server.games.eketorp import EketorpState
 
 from ..games.eketorp.helpers import (
     BLUE,
@@ -33,212 +31,11 @@ from ..games.eketorp.helpers import (
     siege,
 )
 from ..support import ServerProcess
-from .conftest import PHONE_SMALL, Watched, screenshot, tap_until, wait_until
+from .conftest import screenshot, tap_until, wait_until
+from .phone_driver import COUNT_C, TIMES, Phone, no_wider_than_the_phone
 from .test_game import open_phone
 
 pytestmark = pytest.mark.slow
-
-# The stand-in for the vendored Socket.IO client: the same calls the page makes, answered by
-# window.longhallCommand (the test's engine) instead of a server.
-FAKE_IO = """
-const handlers = {};
-const fake = {
-  connected: false, active: true, auth: null,
-  on(event, fn) { (handlers[event] = handlers[event] || []).push(fn); return fake; },
-  fire(event, data) { for (const fn of handlers[event] || []) fn(data); },
-  connect() { fake.connected = true; fake.fire("connect"); },
-  disconnect() { fake.connected = false; fake.fire("disconnect", "io client disconnect"); },
-  timeout() { return fake; },
-  emit(event, payload, callback) {
-    if (event === "snapshot") { callback(null, window.__longhallLast); return; }
-    window.longhallCommand(payload).then((reply) => {
-      if (reply.update) { window.__longhallLast = reply.update; fake.fire("update", reply.update); }
-      callback(null, reply.answer);
-    });
-  },
-};
-window.__longhallFake = fake;
-window.__longhallPush = (message, kind) => {
-  window.__longhallLast = message;
-  fake.fire(kind, message);
-};
-export function io(options) {
-  fake.auth = options.auth;
-  setTimeout(() => fake.connect(), 0);
-  return fake;
-}
-"""
-
-NAMES = ["Anna", "Bram", "Carla", "Dirk", "Eva", "Finn"]
-COUNT_C = "document.querySelector('[data-field=C] .entry-count').textContent.startsWith('{}')"
-TIMES = "\u00d7"  # the multiplication sign the page writes ("3 times 2")
-COLOURS = {"red": "▲", "blue": "●", "yellow": "■", "green": "◆", "white": "★", "black": "✚"}
-
-
-class Phone:
-    """One phone page, seated at ``seat``, playing the engine state ``st``."""
-
-    def __init__(
-        self,
-        browser: Any,
-        server: ServerProcess,
-        st: EketorpState | None,
-        seat: int = RED,
-        lang: str = "en",
-        status: str = "playing",
-        init_script: str = "",
-    ) -> None:
-        self.st, self.seat, self.status = st, seat, status
-        self.version = self.seq = 1
-        self.result: dict[str, Any] | None = None
-        self.away: set[int] = set()  # seats of players whose phone is gone (the others are bots)
-        self.commands: list[dict[str, Any]] = []
-        self.refused: list[str] = []
-        context = browser.new_context(**PHONE_SMALL, locale=lang)
-        if init_script:
-            context.add_init_script(init_script)
-        page = context.new_page()
-        page.route(
-            "**/static/vendor/socket.io-*.js",
-            lambda route: route.fulfill(
-                status=200, content_type="application/javascript", body=FAKE_IO
-            ),
-        )
-        page.expose_function("longhallCommand", self._command)
-        self.watched = Watched(page, f"phone {seat}")
-        self.page = page
-        page.goto(server.url + "/join/stand-in")
-        wait_until(page, "window.__longhallFake !== undefined && window.__longhallFake.connected")
-        self.push("snapshot")
-
-    # -- the stand-in server ------------------------------------------------------------------
-
-    def table(self) -> dict[str, Any]:
-        n = self.st.n if self.st is not None else 4
-        seats = [
-            {
-                "seat": i,
-                "name": NAMES[i] if human else f"Bot {symbol}",
-                "colour": colour,
-                "symbol": symbol,
-                "kind": "human" if human else "bot",
-                "bot": None if human else "greedy",
-                "vacant": False,
-                "host": i == 0,
-                "connected": i not in self.away,
-            }
-            for i, (colour, symbol) in zip(range(n), COLOURS.items(), strict=False)
-            for human in [i == self.seat or i in self.away]
-        ]
-        return {
-            "code": "stand-in",
-            "join_url": "http://127.0.0.1/join/stand-in",
-            "game": "eketorp",
-            "games": ["eketorp"],
-            "lobby_games": {
-                "eketorp": {
-                    "min_players": 3,
-                    "max_players": 6,
-                    "minutes": [60, 60],
-                    "bots": ["greedy", "random"],
-                    "options": ["deck"],
-                }
-            },
-            "status": self.status,
-            "paused": False,
-            "options": {"deck": "house"},
-            "seats": seats,
-            "host": 0,
-            "start_player": 0,
-            "min_players": 3,
-            "max_players": 6,
-            "colours": COLOURS,
-            "game_id": 1,
-            "fingerprints": {},
-            "reveals": [],
-            "result": self.result,
-            "hardware": {"status": "off", "code": None, "message": None},
-            "hotspot": None,
-            "language": None,
-        }
-
-    def message(self) -> dict[str, Any]:
-        game = None
-        if self.st is not None and self.status == "playing":
-            game = json.loads(json.dumps(SPEC.view(self.st, self.seat)))
-        return {
-            "seq": self.seq,
-            "version": self.version,
-            "steps": None if game is None else self.st.version,  # type: ignore[union-attr]
-            "table": self.table(),
-            "you": {"seat": self.seat, "host": self.seat == 0},
-            "game": game,
-        }
-
-    def _command(self, payload: dict[str, Any]) -> dict[str, Any]:
-        self.commands.append(payload)
-        try:
-            if payload["type"] == "act":
-                assert self.st is not None
-                self.st.apply(self.seat, payload["action"])
-            elif payload["type"] == "table":
-                assert self.st is not None
-                self.st.apply(None, payload["action"])
-            else:
-                raise IllegalAction("unknown_command", "not in this stand-in")
-        except IllegalAction as err:
-            self.refused.append(err.code)
-            return {"answer": {"ok": False, "error": err.to_dict(), "version": self.version}}
-        self.version += 1
-        self.seq += 1
-        return {"answer": {"ok": True, "version": self.version}, "update": self.message()}
-
-    def push(self, kind: str = "update") -> None:
-        """Send the page the table as it is now (after the test changed it)."""
-        if kind == "update":
-            self.version += 1
-            self.seq += 1
-        self.page.evaluate("([m, k]) => window.__longhallPush(m, k)", [self.message(), kind])
-
-    def others(self, seat: int, action: dict[str, Any]) -> None:
-        """Another player (a bot here) acts; the phone hears of it."""
-        assert self.st is not None
-        self.st.apply(seat, action)
-        self.push()
-
-    def settle(self, timeout: float = 10) -> None:
-        """Wait until the page has drawn the last answer and nothing is on its way (a tap may
-        send two commands, and a redraw waits 60 ms after the finger lifts)."""
-        deadline = time.monotonic() + timeout
-        last, stable = None, 0
-        while time.monotonic() < deadline:
-            now = (
-                self.version,
-                self.page.evaluate(
-                    "[document.body.dataset.version, document.body.dataset.pending]"
-                ),
-            )
-            stable = stable + 1 if now == last and now[1] == [str(self.version), "false"] else 0
-            if stable >= 3:
-                return
-            last = now
-            self.page.wait_for_timeout(50)
-        raise TimeoutError(f"the phone did not settle: {last}")
-
-    def actions(self) -> list[dict[str, Any]]:
-        return [c["action"] for c in self.commands if c["type"] == "act"]
-
-    def text(self) -> str:
-        return str(self.page.inner_text("#app"))
-
-    def no_errors(self) -> None:
-        assert self.watched.errors == [], self.watched.errors
-        assert "⟦" not in self.text()
-
-
-def no_wider_than_the_phone(page: Any) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE_SMALL["viewport"]["width"], f"the page is {width} px wide"
 
 
 # -- 1. the final score -------------------------------------------------------------------------
@@ -831,4 +628,20 @@ def test_defending_shows_the_own_castle_and_building_labels_the_sides(
         assert button == "1"
         for ghost, opacity in stones:
             assert (float(opacity) < 1) == ghost
+    phone.no_errors()
+
+
+def test_a_stand_in_s_unfinished_plan_offers_the_phone_no_move(
+    browser: Any, server: ServerProcess
+) -> None:
+    # issue 12, item 1: the bot standing in for Red has placed every viking, not yet committed
+    st = new_game(4)
+    phone = Phone(browser, server, st, seat=RED)
+    for _ in range(st.home[RED]):
+        st.apply(RED, {"type": "place", "to": "A"})
+    phone.stand_ins.add(RED)
+    phone.push()
+    wait_until(phone.page, "document.querySelector('#take-seat-back') !== null")
+    enabled = "[data-action]:not([disabled]), #commit:not([disabled]), .take-back:not([disabled])"
+    assert phone.page.query_selector_all(enabled) == []
     phone.no_errors()

@@ -47,6 +47,14 @@ EXPECTED = {
         (("place", "siege:1:catapult"), "Bram\u2019s catapult"),
         (("away.seconds", {"n": 1}), "1 second"),
         (("away.minutes", {"n": 2}), "2 minutes"),
+        (
+            ("host.game_too_many", {"game": "Eketorp", "max": 6, "seated": 1}),
+            "Eketorp is for at most 6 players and 1 is seated: remove a seat to choose it.",
+        ),
+        (
+            ("errors.plan_incomplete", {"left": 1}),
+            "Place every viking before committing: 1 viking left.",
+        ),
     ],
     "nl": [
         (
@@ -55,6 +63,10 @@ EXPECTED = {
         ),
         (("table.draw_pile", {"n": 1}), "Trekstapel: 1 kaart"),
         (("table.draw_pile", {"n": 30}), "Trekstapel: 30 kaarten"),
+        (
+            ("errors.too_many_for_game", {"game": "Eketorp", "min": 3, "max": 6, "seated": 7}),
+            "Eketorp is voor 3 tot 6 spelers en er zitten er 7: haal eerst een plaats weg.",
+        ),
     ],
     "fr": [  # French counts 0 and 1 as one
         (("table.draw_pile", {"n": 0}), "Talon\u00a0: 0 carte"),
@@ -62,6 +74,11 @@ EXPECTED = {
         (
             ("fight.swapped", {"n": 1}),
             "Vous avez échangé votre main pour 1 amulette. Votre nouvelle main\u00a0:",
+        ),
+        (
+            ("lobby_table.need", {"game": "Eketorp", "min": 3}),
+            "Eketorp se joue à 3 joueurs minimum\u00a0: rejoignez la table, ou demandez à"
+            " l\u2019hôte d\u2019ajouter des bots.",
         ),
     ],
     "de": [
@@ -74,6 +91,11 @@ EXPECTED = {
         (("side.ram", {}), "Ramme"),
         (("away.gone", {"time": "2 Minuten"}), ": Handy seit 2 Minuten weg"),
         (("away.minutes", {"n": 1}), "1 Minute"),
+        (
+            ("host.game_too_many", {"game": "Eketorp", "max": 6, "seated": 1}),
+            "Eketorp ist für höchstens 6 Spieler, und 1 sitzt am Tisch: Entfernt einen Platz, um"
+            " es zu wählen.",
+        ),
     ],
 }
 
