@@ -7,7 +7,7 @@
 import { h, icon, t } from "/static/common.js";
 import {
   ATTACK_POINTS, CARDS, RESOURCES, attackWords, bonusName, breakdownSum, buildingName, cardName, cardOf,
-  endMark, errorWords, kindName, numbersWords, phaseName, productionWords, resourceName,
+  endMark, errorWords, kindName, numbersWords, phaseName, productionWords, resourceName, amountOf,
 } from "/static/games/vikings_gone_wild.js";
 import {
   act, actionButton, finalScores, me, msg, name, online, openSheet, render, seats, send, tableStep, ui, waiting,
@@ -392,7 +392,7 @@ function storagePanel(g) {
     h("p", {}, t("vgw.storage.loot", { gold: v.loot.gold, beer: v.loot.beer })),
     mine ? h("div", { class: "button-row" }, stores.map((a) => {
       const b = v.buildings.find((x) => x.building === a.building);
-      return actionButton(t("vgw.storage.store", { count: a.count, resource: resourceName(b.resource), stock: b.stock }), a, { class: "small" });
+      return actionButton(t("vgw.storage.store", { amount: amountOf(a.count, b.resource), stock: b.stock }), a, { class: "small" });
     }), legalOf("store_done") ? actionButton(t("vgw.storage.done"), { type: "store_done" }) : null) : null,
     h("p", { class: "muted small-text" }, t("vgw.storage.rule")),
     nextButton(t("vgw.next.end")));
@@ -477,7 +477,7 @@ function villagePanel(g) {
       hall.damaged ? [" ", h("span", { class: "vgw-tag damaged" }, t("vgw.marker.damaged"))] : null),
     v.buildings.length ? h("ul", { class: "vgw-buildings" }, v.buildings.map((b) => h("li", { "data-kind": b.kind },
       kindName(b.kind),
-      b.stock !== null ? ` · ${t("vgw.village.stock", { n: b.stock, resource: resourceName(b.resource) })}` : "",
+      b.stock !== null ? ` · ${amountOf(b.stock, b.resource)}` : "",
       b.new ? [" ", h("span", { class: "vgw-tag new" }, t("vgw.marker.new"))] : null,
       b.damaged ? [" ", h("span", { class: "vgw-tag damaged" }, t("vgw.marker.damaged"))] : null))) : h("p", { class: "muted" }, t("vgw.village.empty")),
     h("p", { class: "small-text" }, t("vgw.village.score", { sum: breakdownSum(v.breakdown, v.score) })),

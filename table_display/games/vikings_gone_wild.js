@@ -8,7 +8,7 @@
 import { h, icon, seatBadge, t } from "/static/common.js";
 import {
   ATTACK_POINTS, CARDS, attackWords, bonusName, breakdownSum, buildingName, endMark, errorWords, kindName,
-  logLine, numbersWords, phaseName, productionWords, resourceName,
+  logLine, numbersWords, phaseName, productionWords, amountOf,
 } from "/static/games/vikings_gone_wild.js";
 import { fingerprintMark, msg, name, seats, token, url } from "../page.js";
 
@@ -71,7 +71,7 @@ function village(pub, v) {
       hall.new ? marker("new") : null, hall.damaged ? marker("damaged") : null),
     h("ul", { class: "vgw-blist" }, v.buildings.map((b) => h("li", { class: `vgw-b ${b.new ? "new" : ""} ${b.damaged ? "damaged" : ""}`, "data-kind": b.kind },
       h("span", { class: "bname" }, kindName(b.kind)),
-      b.stock !== null ? h("span", { class: "stock" }, t("vgw.village.stock", { n: b.stock, resource: resourceName(b.resource) })) : null,
+      b.stock !== null ? h("span", { class: "stock" }, amountOf(b.stock, b.resource)) : null,
       b.new ? marker("new") : null, b.damaged ? marker("damaged") : null))),
     h("p", { class: "vgw-limit muted" }, v.limit === null
       ? t("vgw.build.no_limit", { n: v.buildings.length })

@@ -42,6 +42,7 @@ LABELS = {
     "sum": "a sum of points",
     "ca": "a combat card's value",
     "cb": "a combat card's value",
+    "most": "a field's size limit (at most 24)",
 }
 WORDS = {
     "attacker", "bonus", "building", "buildings", "card", "castles", "colour", "colours",
@@ -49,6 +50,9 @@ WORDS = {
     "name", "names", "numbers", "owner", "phase", "piece", "place", "reason", "removed",
     "resource", "result", "seat", "side", "ssid", "start", "station", "stone", "target", "url",
     "waiting", "when", "why", "winner", "winners",
+    "amount",  # an amount of a resource in words, with its plural: "3 beer", "2 Bières"
+    "pieces",  # a sum in figures, such as 2 + 1 + 3
+    "file",  # a file's name
     "players",  # a range of players in figures, such as 3 to 6
     "minutes",  # a range of minutes in figures, such as 45 to 60
     "time",  # a duration already in words: "5 minutes"
@@ -98,64 +102,14 @@ def kind(key: str, name: str) -> str:
 
 # Counts that some language writes with a word after them and that still have no plural forms,
 # each with its reason. An entry whose string is fixed fails the test: remove it then.
-OWNED = "owned by the VoB/VGW work: the integrator removes these once its plural forms are merged"
 EXCEPTIONS: dict[tuple[str, str], str] = {
-    key: OWNED
-    for key in (
-        # owned by the VoB/VGW work (Vikings on Board)
-        ("vob.piece", "shields"),
-        ("vob.piece_short", "shields"),
-        ("vob.pile", "count"),
-        ("vob.table.tie", "n"),
-        ("vob.log.draw_2", "n"),
-        ("vob.log.chest_returned", "n"),
-        ("vob.log.take_chests", "count"),
-        # owned by the VoB/VGW work (Vikings Gone Wild)
-        ("errors.bad_attack", "cards"),
-        ("errors.bad_claims", "count"),
-        ("errors.bad_defence", "max"),
-        ("errors.bad_keep", "max"),
-        ("errors.kind_limit", "max"),
-        ("errors.village_full", "max"),
-        ("vgw.reward_points", "n"),
-        ("vgw.production_line", "beer"),
-        ("vgw.production_line", "gold"),
-        ("vgw.sum_gold", "n"),
-        ("vgw.sum_beer", "n"),
-        ("vgw.sum_draw", "total"),
-        ("vgw.attack_sum", "cards"),
-        ("vgw.attack_success", "points"),
-        ("vgw.attack_repelled", "points"),
-        ("vgw.mission_named", "points"),
-        ("vgw.mission_points", "points"),
-        ("vgw.help.goal", "mark"),
-        ("vgw.you.successes", "points"),
-        ("vgw.build.limit", "max"),
-        ("vgw.build.limit", "n"),
-        ("vgw.build.no_limit", "n"),
-        ("vgw.storage.loot", "beer"),
-        ("vgw.storage.loot", "gold"),
-        ("vgw.storage.store", "count"),
-        ("vgw.village.stock", "n"),
-        ("vgw.table.target", "n"),
-        ("vgw.table.target", "points"),
-        ("vgw.table.attack", "cards"),
-        ("vgw.table.split", "n"),
-        ("vgw.table.split", "points"),
-        ("vgw.table.answered", "n"),
-        ("vgw.table.answered", "of"),
-        ("vgw.log.setup", "mark"),
-        ("vgw.log.mission_taken", "n"),
-        ("vgw.log.attack", "cards"),
-        ("vgw.log.points", "points"),
-        ("vgw.log.favour", "left"),
-        ("vgw.log.end_mark", "total"),
-        ("vgw.log.mission_done", "points"),
-        ("vgw.log.spent", "count"),
-        ("vgw.log.stored", "count"),
-        ("vgw.log.full_reserves", "n"),
-        ("vgw.log.kept", "cards"),
-    )
+    ("vob.piece", "shields"): "English makes it an adjective that never takes a plural: a "
+    "2-shield hull piece",
+    ("vgw.table.answered", "of"): "the players of a game: always 2 or more, so the plural holds",
+    ("vgw.log.mission_taken", "n"): "the words after the number do not change with it: held, "
+    "in handen, en main, auf der Hand",
+    ("vgw.log.favour", "left"): "the words after the number do not change with it: left, over, "
+    "übrig (French puts it last)",
 }
 
 # -- the rule ------------------------------------------------------------------------------------
@@ -168,6 +122,8 @@ JOINS = {
     "fr": {"sur", "à", "et"},
     "de": {"von", "bis", "und"},
 }
+# Abbreviations that stay the same for one and for many: victory points.
+UNCHANGED = {"en": {"VP"}, "nl": {"OP"}, "fr": {"PV"}, "de": {"SP"}}
 SPACE = "[ \u00a0\u202f]*"
 WORD = re.compile(r"[^\W\d_]+")
 
@@ -178,7 +134,7 @@ def a_word_follows(text: str, at: int, lang: str, key: str) -> bool:
     if word := WORD.match(rest):
         after = rest[word.end() :].lstrip(" \u00a0\u202f")
         joined = word.group().lower() in JOINS[lang] and after[:1] in set("{0123456789")
-        return not joined
+        return not joined and word.group() not in UNCHANGED[lang]
     placeholder = re.match(r"\{(\w+)\}", rest)
     return bool(placeholder) and kind(key, placeholder.group(1)) == "words"
 

@@ -25,6 +25,8 @@ export const endMark = (players, chosen) => chosen || (players === 2 ? 40 : 30);
 
 export const kindName = (kind) => t(`vgw.kind.${kind}`);
 export const resourceName = (r) => t(`vgw.resource.${r}`);
+// "3 beer", "2 Bières": an amount of a resource, with the plural its language gives it
+export const amountOf = (n, r) => t(`vgw.amount.${r}`, { n });
 export const phaseName = (phase) => t(`vgw.phase.${phase}`);
 export const bonusName = (id) => t(`vgw.bonus.${id}`);
 
@@ -129,13 +131,13 @@ export function logLine(event, pub, who) {
     case "mission_swapped":
       return t("vgw.log.mission_swapped", { name: who(event.seat) });
     case "spent":
-      return t("vgw.log.spent", { name: who(event.seat), count: event.count, resource: resourceName(event.resource) });
+      return t("vgw.log.spent", { name: who(event.seat), amount: amountOf(event.count, event.resource) });
     case "undone":
       return t("vgw.log.undone", { name: who(event.seat) });
     case "turn_ended":
       return t("vgw.log.turn_ended", { name: who(event.seat) });
     case "stored":
-      return t("vgw.log.stored", { name: who(event.seat), count: event.count, resource: resourceName(event.resource) });
+      return t("vgw.log.stored", { name: who(event.seat), amount: amountOf(event.count, event.resource) });
     case "full_reserves":
       return t("vgw.log.full_reserves", { name: who(event.seat), n: event.buildings.length });
     case "kept":
