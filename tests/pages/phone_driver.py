@@ -94,6 +94,8 @@ def stand_in_table(
         },
         "status": status,
         "paused": False,
+        "locked": False,
+        "barred": [],
         "options": {"deck": "house"},
         "seats": seats,
         "host": 0,
