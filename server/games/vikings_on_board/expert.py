@@ -21,7 +21,7 @@ from ..playout import fast_apply, playout, thinking_copy
 from ..rng import Rng
 from ..search import budget, successive_halving
 from . import rules as R
-from .bots import GreedyBot, Harbour, _taken, _weight
+from .bots import GreedyBot, Harbour, _rank, _share, _taken, _weight
 
 if TYPE_CHECKING:
     from .state import VikingsState
@@ -126,13 +126,16 @@ class ExpertBot:
         rng = Rng.from_seed(self.seed * 1_000_003 + seat, f"expert:{st.version}")
         worlds: list[VikingsState] = []
         until = _horizon(st)
+        greedy = _PlayoutGreedy(self.seed, _Memo())
+        policy = _policy(greedy)
 
         def simulate(i: int, k: int) -> float:
             while len(worlds) <= k:
                 worlds.append(determinize(st, seat, rng))
             sim = thinking_copy(worlds[k])
+            greedy.rng = Rng(k * 7919 + 1)  # each world the same for every candidate
             fast_apply(sim, seat, options[i])
-            policies = [_policy(self.greedy, seat)] * sim.n
+            policies = [policy] * sim.n
             playout(sim, policies, [Rng(k * 7 + s) for s in range(sim.n)], until=until)
             return evaluate(sim, seat)
 
@@ -161,26 +164,63 @@ class ExpertBot:
         return [first, *ranked]
 
 
-CHEAP_STEPS = frozenset(
-    {"tavern_1", "tavern_2", "warehouse_1", "warehouse_2", "market", "promotion"}
-)
+class _Memo:
+    """What one decision's play-outs work out again and again: the influence order of a hull.
+
+    The order depends only on the hull, a bonus viking and the pieces' shields, so worlds and
+    turns share it (one decision, one set of components)."""
+
+    def __init__(self) -> None:
+        self.ranks: dict[tuple[Any, ...], list[int]] = {}
 
 
-def _policy(bot: GreedyBot, me: int) -> Any:
-    """The play-out policy: a building at random (the greedy bot weighs every building, far too
-    dear for thousands of play-outs), carried out as the greedy bot would where that is cheap.
-    Moving hull pieces is weighed greedily only for the move being judged (``me``'s first
-    action): for everyone else a piece and a drakkar are drawn at random."""
-    own = [True]  # still carrying out the candidate being judged
+class _MemoHarbour(Harbour):
+    """The greedy reckoning of the harbour with the influence orders memoized (same values)."""
+
+    def __init__(self, st: VikingsState, seat: int, memo: _Memo) -> None:
+        super().__init__(st, seat)
+        self.memo = memo
+        low = seat * R.BARRELS
+        self.betting = [any(h is not None and 0 <= h - low < R.BARRELS for h in z) for z in st.quay]
+
+    def value(self, d: int, hull: list[int], prow: list[str], extra: int | None = None) -> float:
+        colour = self.colour
+        if not self.betting[d] and all(p // R.HULL_PIECES != colour for p in hull):
+            return 0.0  # neither aboard nor betting on this quay: nothing to gain here
+        key = (d, tuple(hull), tuple(prow), extra)
+        cached = self.cache.get(key)
+        if cached is not None:
+            return cached
+        st = self.st
+        rank_key = (key[1], extra, tuple(st.bonus)) if st.bonus else (key[1], extra)
+        order = self.memo.ranks.get(rank_key)
+        if order is None:
+            order = self.memo.ranks[rank_key] = _rank(st, hull, extra)
+        got = _share(st, self.colour, order, prow)
+        if order:
+            held = st.quay[d][order[0]]
+            if held is not None and held // R.BARRELS == self.seat:
+                got += st.barrels[self.seat][held % R.BARRELS]
+        self.cache[key] = got
+        return got
+
+
+class _PlayoutGreedy(GreedyBot):
+    """The greedy bot as the play-outs' policy in every seat, with one decision's memo."""
+
+    def __init__(self, seed: int, memo: _Memo) -> None:
+        super().__init__(seed)
+        self.memo = memo
+
+    def harbour(self, st: VikingsState, seat: int) -> Harbour:
+        return _MemoHarbour(st, seat, self.memo)
+
+
+def _policy(bot: GreedyBot) -> Any:
+    """The play-out policy: the greedy bot in every seat (a model of a sensible player, and of
+    the bots it most often sits with)."""
 
     def policy(st: VikingsState, seat: int, rng: Rng) -> Action:
-        if st.phase == "turn":
-            own[0] = False
-            return rng.choice(st.legal_actions(seat))
-        step = st.step
-        dear = st.phase == "act" and step is not None and step["building"] not in CHEAP_STEPS
-        if dear and not (own[0] and seat == me):
-            return rng.choice(progress_actions(st.legal_actions(seat)))
         return bot.choose(st, seat)
 
     return policy
