@@ -69,9 +69,18 @@ def engine_pace(seconds: float = 3.0) -> float:
 
 
 def expert_against(
-    game: str, players: int, others: str, games: int, playouts: int | None, seed: int = 20000
+    game: str,
+    players: int,
+    others: str,
+    games: int,
+    playouts: int | None,
+    seed: int = 20000,
+    progress: Path | None = None,
 ) -> dict[str, Any]:
-    """One expert, the other seats ``others``; the expert's seat moves round the table."""
+    """One expert, the other seats ``others``; the expert's seat moves round the table.
+
+    With ``progress``, the line's figures so far are written there after every game (a run
+    stopped at a deadline still says what it measured, and over how many games)."""
     spec = GAMES[game]
     config = default_config(game, players)
     wins = 0.0
@@ -96,6 +105,29 @@ def expert_against(
         if seat in winners:
             wins += 1 / len(winners)
             by_seat[seat] += 1 / len(winners)
+        if progress is not None:
+            line = figures(game, players, others, k + 1, playouts, wins, by_seat, timed)
+            line["seconds"] = round(time.perf_counter() - started, 1)
+            line["engine_games_per_second"] = round(pace, 1)
+            progress.write_text(json.dumps(line) + "\n")
+    return {
+        **figures(game, players, others, games, playouts, wins, by_seat, timed),
+        "seconds": round(time.perf_counter() - started, 1),
+        "engine_games_per_second": round((pace + engine_pace()) / 2, 1),
+    }
+
+
+def figures(
+    game: str,
+    players: int,
+    others: str,
+    games: int,
+    playouts: int | None,
+    wins: float,
+    by_seat: list[float],
+    timed: list[Timed],
+) -> dict[str, Any]:
+    """An expert line's figures after ``games`` games."""
     times = [t for bot in timed for t in bot.times]
     low, high = wilson(wins, games)
     thinking = [t for t in times if t > 1e-3] or times  # the steps of a cached plan cost nothing
@@ -114,8 +146,6 @@ def expert_against(
         "searched": len(thinking),
         "mean_decision_s": round(sum(thinking) / len(thinking), 4),
         "max_decision_s": round(max(times), 4),
-        "seconds": round(time.perf_counter() - started, 1),
-        "engine_games_per_second": round((pace + engine_pace()) / 2, 1),
     }
 
 
@@ -172,6 +202,9 @@ def main() -> None:
     )
     parser.add_argument("--skip-greedy", action="store_true", help="only the expert's lines")
     parser.add_argument("--out", type=Path, help="append each line's JSON to this file")
+    parser.add_argument(
+        "--progress", type=Path, help="rewrite this file with the current line after each game"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     results: list[dict[str, Any]] = []
@@ -184,7 +217,14 @@ def main() -> None:
             for others in args.against or ("greedy", "random"):
                 if args.expert_games <= 0 or "expert" not in spec.bots:
                     continue
-                r = expert_against(name, players, others, args.expert_games, args.playouts)
+                r = expert_against(
+                    name,
+                    players,
+                    others,
+                    args.expert_games,
+                    args.playouts,
+                    progress=args.progress,
+                )
                 results.append(r)
                 if args.out:
                     with args.out.open("a") as f:
