@@ -4,9 +4,11 @@ For each decision with a choice the bot lists a few candidates (every building; 
 steps, the first steps of the greedy bot's best few plans), deals what it cannot see again many
 times from what is still unseen (:func:`determinize`: other seats' barrel values, the chests
 behind other shields and in the warehouse piles), plays every candidate on in each world with
-greedy bots in every seat for a couple of turns (to the end once few drakkars are left), and keeps
-the candidate whose worlds end best: its score plus what the harbour promises it (the greedy
-bot's reckoning of each drakkar in port), against the best other seat's. See ``games.search``.
+the greedy bot in every seat (every building weighed, as the greedy bot does: a building drawn at
+random instead made the play-outs too unlike real play to beat greedy bots with 3 or 4 players)
+to the end of the turn (to the end of the game once few drakkars are left), and keeps the
+candidate whose worlds end best: its score plus what the harbour promises it (the greedy bot's
+reckoning of each drakkar in port), against the best other seat's. See ``games.search``.
 
 Two states that differ only in other seats' secrets give it the same worlds and so the same
 decision (``tests/games/test_expert.py``).
