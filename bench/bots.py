@@ -47,25 +47,27 @@ class Timed:
     def __init__(self, bot: Any) -> None:
         self.bot = bot
         self.times: list[float] = []
+        self.cpu: list[float] = []  # this thread's CPU time: what a busy machine inflates least
 
     def choose(self, state: Any, seat: int) -> Any:
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.thread_time()
         action = self.bot.choose(state, seat)
         self.times.append(time.perf_counter() - started)
+        self.cpu.append(time.thread_time() - cpu)
         return action
 
 
-def engine_pace(seconds: float = 3.0) -> float:
-    """Random 6-player Eketorp games per second right now: the peer the decision times are read
-    against (docs/performance.md has the same figure on a quiet machine)."""
+def engine_pace(seconds: float = 3.0) -> tuple[float, float]:
+    """Random 6-player Eketorp games per second and per CPU-second right now: the peers the
+    decision times are read against (docs/performance.md has the figure of a quiet machine)."""
     spec = GAMES["eketorp"]
     config = default_config("eketorp", 6)
     games = 0
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.thread_time()
     while time.perf_counter() - started < seconds:
         play_game(spec, config, 1000 + games, ["random"] * 6)
         games += 1
-    return games / (time.perf_counter() - started)
+    return games / (time.perf_counter() - started), games / (time.thread_time() - cpu)
 
 
 def expert_against(
@@ -108,12 +110,21 @@ def expert_against(
         if progress is not None:
             line = figures(game, players, others, k + 1, playouts, wins, by_seat, timed)
             line["seconds"] = round(time.perf_counter() - started, 1)
-            line["engine_games_per_second"] = round(pace, 1)
+            line["engine_games_per_second"] = round(pace[0], 1)
+            line["engine_games_per_cpu_second"] = round(pace[1], 1)
             progress.write_text(json.dumps(line) + "\n")
     return {
         **figures(game, players, others, games, playouts, wins, by_seat, timed),
         "seconds": round(time.perf_counter() - started, 1),
-        "engine_games_per_second": round((pace + engine_pace()) / 2, 1),
+        **pace_figures(pace, engine_pace()),
+    }
+
+
+def pace_figures(before: tuple[float, float], after: tuple[float, float]) -> dict[str, float]:
+    """The engine's pace measured before and after a line, averaged."""
+    return {
+        "engine_games_per_second": round((before[0] + after[0]) / 2, 1),
+        "engine_games_per_cpu_second": round((before[1] + after[1]) / 2, 1),
     }
 
 
@@ -129,8 +140,10 @@ def figures(
 ) -> dict[str, Any]:
     """An expert line's figures after ``games`` games."""
     times = [t for bot in timed for t in bot.times]
+    cpu = [t for bot in timed for t in bot.cpu]
     low, high = wilson(wins, games)
     thinking = [t for t in times if t > 1e-3] or times  # the steps of a cached plan cost nothing
+    thinking_cpu = [c for t, c in zip(times, cpu, strict=True) if t > 1e-3] or cpu
     return {
         "game": game,
         "players": players,
@@ -146,6 +159,8 @@ def figures(
         "searched": len(thinking),
         "mean_decision_s": round(sum(thinking) / len(thinking), 4),
         "max_decision_s": round(max(times), 4),
+        "mean_decision_cpu_s": round(sum(thinking_cpu) / len(thinking_cpu), 4),
+        "max_decision_cpu_s": round(max(cpu), 4),
     }
 
 
@@ -184,7 +199,8 @@ def print_expert(r: dict[str, Any]) -> None:
         f" play-outs) against {r['against']}: won {r['expert_wins']:g} of {r['games']}"
         f" ({r['win_rate']:.0%}, 95% CI {low:.0%}-{high:.0%}; fair share {r['fair_share']:.0%});"
         f" by seat {r['wins_by_seat']}; mean decision {r['mean_decision_s'] * 1000:.0f} ms,"
-        f" slowest {r['max_decision_s'] * 1000:.0f} ms; {r['seconds']:g} s; random 6-player"
+        f" slowest {r['max_decision_s'] * 1000:.0f} ms (CPU: {r['mean_decision_cpu_s'] * 1000:.0f}"
+        f" / {r['max_decision_cpu_s'] * 1000:.0f} ms); {r['seconds']:g} s; random 6-player"
         f" Eketorp games/s alongside: {r['engine_games_per_second']}",
         flush=True,
     )
