@@ -78,11 +78,14 @@ def expert_against(
     playouts: int | None,
     seed: int = 20000,
     progress: Path | None = None,
+    start: int = 0,
 ) -> dict[str, Any]:
     """One expert, the other seats ``others``; the expert's seat moves round the table.
 
     With ``progress``, the line's figures so far are written there after every game (a run
-    stopped at a deadline still says what it measured, and over how many games)."""
+    stopped at a deadline still says what it measured, and over how many games). ``start``
+    skips the line's first games: a stopped run goes on where it stopped, and the two parts'
+    wins add up to what one run would have counted (the games are seeded)."""
     spec = GAMES[game]
     config = default_config(game, players)
     wins = 0.0
@@ -98,7 +101,7 @@ def expert_against(
         return bot
 
     started = time.perf_counter()
-    for k in range(games):
+    for k in range(start, start + games):
         seat = k % players
         kinds = [others] * players
         kinds[seat] = "expert"
@@ -108,13 +111,15 @@ def expert_against(
             wins += 1 / len(winners)
             by_seat[seat] += 1 / len(winners)
         if progress is not None:
-            line = figures(game, players, others, k + 1, playouts, wins, by_seat, timed)
+            line = figures(game, players, others, k + 1 - start, playouts, wins, by_seat, timed)
+            line["first_game"] = start
             line["seconds"] = round(time.perf_counter() - started, 1)
             line["engine_games_per_second"] = round(pace[0], 1)
             line["engine_games_per_cpu_second"] = round(pace[1], 1)
             progress.write_text(json.dumps(line) + "\n")
     return {
         **figures(game, players, others, games, playouts, wins, by_seat, timed),
+        "first_game": start,
         "seconds": round(time.perf_counter() - started, 1),
         **pace_figures(pace, engine_pace()),
     }
@@ -161,6 +166,44 @@ def figures(
         "max_decision_s": round(max(times), 4),
         "mean_decision_cpu_s": round(sum(thinking_cpu) / len(thinking_cpu), 4),
         "max_decision_cpu_s": round(max(cpu), 4),
+    }
+
+
+def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """One line from the parts of a line run one after another (``--start``): wins add up, the
+    decision times are weighted by the decisions searched, the engine's pace is averaged."""
+    first = parts[0]
+    games = sum(p["games"] for p in parts)
+    wins = sum(p["expert_wins"] for p in parts)
+    searched = sum(p["searched"] for p in parts)
+    low, high = wilson(wins, games)
+
+    def weighted(key: str) -> float:
+        return round(sum(p[key] * p["searched"] for p in parts) / searched, 4)
+
+    return {
+        **first,
+        "games": games,
+        "expert_wins": round(wins, 2),
+        "win_rate": round(wins / games, 3),
+        "ci95": [round(low, 3), round(high, 3)],
+        "wins_by_seat": [
+            round(sum(w), 2) for w in zip(*(p["wins_by_seat"] for p in parts), strict=True)
+        ],
+        "decisions": sum(p["decisions"] for p in parts),
+        "searched": searched,
+        "mean_decision_s": weighted("mean_decision_s"),
+        "max_decision_s": max(p["max_decision_s"] for p in parts),
+        "mean_decision_cpu_s": weighted("mean_decision_cpu_s"),
+        "max_decision_cpu_s": max(p["max_decision_cpu_s"] for p in parts),
+        "seconds": round(sum(p["seconds"] for p in parts), 1),
+        "engine_games_per_second": round(
+            sum(p["engine_games_per_second"] for p in parts) / len(parts), 1
+        ),
+        "engine_games_per_cpu_second": round(
+            sum(p["engine_games_per_cpu_second"] for p in parts) / len(parts), 1
+        ),
+        "first_game": min(p.get("first_game", 0) for p in parts),
     }
 
 
@@ -221,8 +264,21 @@ def main() -> None:
     parser.add_argument(
         "--progress", type=Path, help="rewrite this file with the current line after each game"
     )
+    parser.add_argument(
+        "--start", type=int, default=0, help="skip each expert line's first games (go on)"
+    )
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--merge", type=Path, nargs="+", help="print one line from these parts' JSON, then stop"
+    )
     args = parser.parse_args()
+    if args.merge:
+        line = merge([json.loads(path.read_text()) for path in args.merge])
+        if args.json:
+            print(json.dumps(line))
+        else:
+            print_expert(line)
+        return
     results: list[dict[str, Any]] = []
     for name, spec in GAMES.items():
         if args.game and name not in args.game:
@@ -240,6 +296,7 @@ def main() -> None:
                     args.expert_games,
                     args.playouts,
                     progress=args.progress,
+                    start=args.start,
                 )
                 results.append(r)
                 if args.out:

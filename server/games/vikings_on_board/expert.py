@@ -23,7 +23,8 @@ from ..playout import fast_apply, playout, thinking_copy
 from ..rng import Rng
 from ..search import budget, successive_halving
 from . import rules as R
-from .bots import GreedyBot, Harbour, _rank, _share, _taken, _weight
+from .bots import FIRST_PLAYER, GreedyBot, Harbour, _rank, _share, _taken, _weight
+from .turn import can_act, exchangeable_pieces, movable_pieces, open_drakkars
 
 if TYPE_CHECKING:
     from .state import VikingsState
@@ -184,6 +185,7 @@ class _MemoHarbour(Harbour):
         self.memo = memo
         low = seat * R.BARRELS
         self.betting = [any(h is not None and 0 <= h - low < R.BARRELS for h in z) for z in st.quay]
+        self.worths: list[float | None] = [None] * len(st.quay)
 
     def value(self, d: int, hull: list[int], prow: list[str], extra: int | None = None) -> float:
         colour = self.colour
@@ -206,9 +208,101 @@ class _MemoHarbour(Harbour):
         self.cache[key] = got
         return got
 
+    def best(self, building: str) -> float:
+        """The greedy bot's value of ``building``: its best plan's gain (0 without a plan).
+
+        Moving and exchanging hull pieces, the dear part (every piece to every drakkar, every
+        pair of pieces), are reckoned without listing the plans and with the same sums in the
+        same order as :meth:`Harbour.gain` makes them, so the value is the very same number."""
+        if building in ("change_drakkar", "move"):
+            return self._best_move(self.colour if building == "change_drakkar" else None)
+        if building == "exchange":
+            return self._best_exchange()
+        return max((v for v, _ in self.plans(building)), default=0.0)
+
+    def _pair(self, d: int, hd: list[int], ad: bool, e: int, he: list[int], ae: bool) -> float:
+        """``gain({d: hd, e: he})``, with drakkars in ascending order as a set of two yields
+        them; ``ad``/``ae``: whether this seat is aboard the new hull (if not, and it has no
+        barrel on that quay, the drakkar is worth nothing to it)."""
+        st = self.st
+        if e < d:
+            d, hd, ad, e, he, ae = e, he, ae, d, hd, ad
+        wd, we = _weight(st.prows[d]), _weight(st.prows[e])
+        gain = 0.0
+        gain += wd * self._raw(d, hd) if ad or self.betting[d] else 0.0
+        gain -= wd * self._worth(d)
+        gain += we * self._raw(e, he) if ae or self.betting[e] else 0.0
+        gain -= we * self._worth(e)
+        return gain
+
+    def _worth(self, d: int) -> float:
+        """:meth:`worth`, kept per drakkar for this decision."""
+        got = self.worths[d]
+        if got is None:
+            got = self.worths[d] = self.worth(d)
+        return got
+
+    def _raw(self, d: int, hull: list[int]) -> float:
+        """``value(d, hull, prows[d])`` for a hull seen once (not kept): the same reckoning."""
+        st = self.st
+        key = (tuple(hull), None, tuple(st.bonus)) if st.bonus else (tuple(hull), None)
+        order = self.memo.ranks.get(key)
+        if order is None:
+            order = self.memo.ranks[key] = _rank(st, hull)
+        got = _share(st, self.colour, order, st.prows[d])
+        if order:
+            held = st.quay[d][order[0]]
+            if held is not None and held // R.BARRELS == self.seat:
+                got += st.barrels[self.seat][held % R.BARRELS]
+        return got
+
+    def _aboard(self) -> tuple[list[int], range]:
+        """How many of this seat's pieces each drakkar holds, and which pieces are its own."""
+        mine = range(self.colour * R.HULL_PIECES, (self.colour + 1) * R.HULL_PIECES)
+        return [sum(p in mine for p in hull) for hull in self.st.hulls], mine
+
+    def _best_move(self, colour: int | None) -> float:
+        st, where = self.st, self.where
+        room = open_drakkars(st)
+        own, mine = self._aboard()
+        best: float | None = None
+        for p in movable_pieces(st, colour):
+            d = where[p]
+            rest = [q for q in st.hulls[d] if q != p]
+            moved = p in mine
+            left = own[d] - moved > 0
+            for t in room:
+                if t != d:
+                    gain = self._pair(d, rest, left, t, [*st.hulls[t], p], moved or own[t] > 0)
+                    if best is None or gain > best:
+                        best = gain
+        return 0.0 if best is None else best
+
+    def _best_exchange(self) -> float:
+        st, where = self.st, self.where
+        pieces = exchangeable_pieces(st)
+        own, mine = self._aboard()
+        best: float | None = None
+        for i, p in enumerate(pieces):
+            d = where[p]
+            p_mine = p in mine
+            for q in pieces[i + 1 :]:
+                e = where[q]
+                if e != d:
+                    q_mine = q in mine
+                    hd = [q if x == p else x for x in st.hulls[d]]
+                    he = [p if x == q else x for x in st.hulls[e]]
+                    ad = own[d] - p_mine + q_mine > 0
+                    ae = own[e] - q_mine + p_mine > 0
+                    gain = self._pair(d, hd, ad, e, he, ae)
+                    if best is None or gain > best:
+                        best = gain
+        return 0.0 if best is None else best
+
 
 class _PlayoutGreedy(GreedyBot):
-    """The greedy bot as the play-outs' policy in every seat, with one decision's memo."""
+    """The greedy bot as the play-outs' policy in every seat, with one decision's memo: the
+    same choices, faster (``tests/games/test_expert.py`` plays whole games both ways)."""
 
     def __init__(self, seed: int, memo: _Memo) -> None:
         super().__init__(seed)
@@ -216,6 +310,22 @@ class _PlayoutGreedy(GreedyBot):
 
     def harbour(self, st: VikingsState, seat: int) -> Harbour:
         return _MemoHarbour(st, seat, self.memo)
+
+    def _building(self, harbour: Harbour, legal: list[Action]) -> Action:
+        assert isinstance(harbour, _MemoHarbour)
+        best, choice = -1e9, legal[0]
+        for action in legal:
+            name = action["building"]
+            if not can_act(harbour.st, harbour.seat, R.BUILDING_INDEX[name]):
+                value = 0.0
+            elif name == "first_player":
+                value = FIRST_PLAYER
+            else:
+                value = harbour.best(name)
+            value += self.rng.below(100) / 1000  # as the greedy bot breaks ties
+            if value > best:
+                best, choice = value, action
+        return choice
 
 
 def _policy(bot: GreedyBot) -> Any:
