@@ -47,31 +47,45 @@ class Timed:
     def __init__(self, bot: Any) -> None:
         self.bot = bot
         self.times: list[float] = []
+        self.cpu: list[float] = []  # this thread's CPU time: what a busy machine inflates least
 
     def choose(self, state: Any, seat: int) -> Any:
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.thread_time()
         action = self.bot.choose(state, seat)
         self.times.append(time.perf_counter() - started)
+        self.cpu.append(time.thread_time() - cpu)
         return action
 
 
-def engine_pace(seconds: float = 3.0) -> float:
-    """Random 6-player Eketorp games per second right now: the peer the decision times are read
-    against (docs/performance.md has the same figure on a quiet machine)."""
+def engine_pace(seconds: float = 3.0) -> tuple[float, float]:
+    """Random 6-player Eketorp games per second and per CPU-second right now: the peers the
+    decision times are read against (docs/performance.md has the figure of a quiet machine)."""
     spec = GAMES["eketorp"]
     config = default_config("eketorp", 6)
     games = 0
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.thread_time()
     while time.perf_counter() - started < seconds:
         play_game(spec, config, 1000 + games, ["random"] * 6)
         games += 1
-    return games / (time.perf_counter() - started)
+    return games / (time.perf_counter() - started), games / (time.thread_time() - cpu)
 
 
 def expert_against(
-    game: str, players: int, others: str, games: int, playouts: int | None, seed: int = 20000
+    game: str,
+    players: int,
+    others: str,
+    games: int,
+    playouts: int | None,
+    seed: int = 20000,
+    progress: Path | None = None,
+    start: int = 0,
 ) -> dict[str, Any]:
-    """One expert, the other seats ``others``; the expert's seat moves round the table."""
+    """One expert, the other seats ``others``; the expert's seat moves round the table.
+
+    With ``progress``, the line's figures so far are written there after every game (a run
+    stopped at a deadline still says what it measured, and over how many games). ``start``
+    skips the line's first games: a stopped run goes on where it stopped, and the two parts'
+    wins add up to what one run would have counted (the games are seeded)."""
     spec = GAMES[game]
     config = default_config(game, players)
     wins = 0.0
@@ -87,7 +101,7 @@ def expert_against(
         return bot
 
     started = time.perf_counter()
-    for k in range(games):
+    for k in range(start, start + games):
         seat = k % players
         kinds = [others] * players
         kinds[seat] = "expert"
@@ -96,9 +110,45 @@ def expert_against(
         if seat in winners:
             wins += 1 / len(winners)
             by_seat[seat] += 1 / len(winners)
+        if progress is not None:
+            line = figures(game, players, others, k + 1 - start, playouts, wins, by_seat, timed)
+            line["first_game"] = start
+            line["seconds"] = round(time.perf_counter() - started, 1)
+            line["engine_games_per_second"] = round(pace[0], 1)
+            line["engine_games_per_cpu_second"] = round(pace[1], 1)
+            progress.write_text(json.dumps(line) + "\n")
+    return {
+        **figures(game, players, others, games, playouts, wins, by_seat, timed),
+        "first_game": start,
+        "seconds": round(time.perf_counter() - started, 1),
+        **pace_figures(pace, engine_pace()),
+    }
+
+
+def pace_figures(before: tuple[float, float], after: tuple[float, float]) -> dict[str, float]:
+    """The engine's pace measured before and after a line, averaged."""
+    return {
+        "engine_games_per_second": round((before[0] + after[0]) / 2, 1),
+        "engine_games_per_cpu_second": round((before[1] + after[1]) / 2, 1),
+    }
+
+
+def figures(
+    game: str,
+    players: int,
+    others: str,
+    games: int,
+    playouts: int | None,
+    wins: float,
+    by_seat: list[float],
+    timed: list[Timed],
+) -> dict[str, Any]:
+    """An expert line's figures after ``games`` games."""
     times = [t for bot in timed for t in bot.times]
+    cpu = [t for bot in timed for t in bot.cpu]
     low, high = wilson(wins, games)
     thinking = [t for t in times if t > 1e-3] or times  # the steps of a cached plan cost nothing
+    thinking_cpu = [c for t, c in zip(times, cpu, strict=True) if t > 1e-3] or cpu
     return {
         "game": game,
         "players": players,
@@ -114,8 +164,46 @@ def expert_against(
         "searched": len(thinking),
         "mean_decision_s": round(sum(thinking) / len(thinking), 4),
         "max_decision_s": round(max(times), 4),
-        "seconds": round(time.perf_counter() - started, 1),
-        "engine_games_per_second": round((pace + engine_pace()) / 2, 1),
+        "mean_decision_cpu_s": round(sum(thinking_cpu) / len(thinking_cpu), 4),
+        "max_decision_cpu_s": round(max(cpu), 4),
+    }
+
+
+def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """One line from the parts of a line run one after another (``--start``): wins add up, the
+    decision times are weighted by the decisions searched, the engine's pace is averaged."""
+    first = parts[0]
+    games = sum(p["games"] for p in parts)
+    wins = sum(p["expert_wins"] for p in parts)
+    searched = sum(p["searched"] for p in parts)
+    low, high = wilson(wins, games)
+
+    def weighted(key: str) -> float:
+        return round(float(sum(p[key] * p["searched"] for p in parts)) / searched, 4)
+
+    return {
+        **first,
+        "games": games,
+        "expert_wins": round(wins, 2),
+        "win_rate": round(wins / games, 3),
+        "ci95": [round(low, 3), round(high, 3)],
+        "wins_by_seat": [
+            round(sum(w), 2) for w in zip(*(p["wins_by_seat"] for p in parts), strict=True)
+        ],
+        "decisions": sum(p["decisions"] for p in parts),
+        "searched": searched,
+        "mean_decision_s": weighted("mean_decision_s"),
+        "max_decision_s": max(p["max_decision_s"] for p in parts),
+        "mean_decision_cpu_s": weighted("mean_decision_cpu_s"),
+        "max_decision_cpu_s": max(p["max_decision_cpu_s"] for p in parts),
+        "seconds": round(sum(p["seconds"] for p in parts), 1),
+        "engine_games_per_second": round(
+            sum(p["engine_games_per_second"] for p in parts) / len(parts), 1
+        ),
+        "engine_games_per_cpu_second": round(
+            sum(p["engine_games_per_cpu_second"] for p in parts) / len(parts), 1
+        ),
+        "first_game": min(p.get("first_game", 0) for p in parts),
     }
 
 
@@ -154,7 +242,8 @@ def print_expert(r: dict[str, Any]) -> None:
         f" play-outs) against {r['against']}: won {r['expert_wins']:g} of {r['games']}"
         f" ({r['win_rate']:.0%}, 95% CI {low:.0%}-{high:.0%}; fair share {r['fair_share']:.0%});"
         f" by seat {r['wins_by_seat']}; mean decision {r['mean_decision_s'] * 1000:.0f} ms,"
-        f" slowest {r['max_decision_s'] * 1000:.0f} ms; {r['seconds']:g} s; random 6-player"
+        f" slowest {r['max_decision_s'] * 1000:.0f} ms (CPU: {r['mean_decision_cpu_s'] * 1000:.0f}"
+        f" / {r['max_decision_cpu_s'] * 1000:.0f} ms); {r['seconds']:g} s; random 6-player"
         f" Eketorp games/s alongside: {r['engine_games_per_second']}",
         flush=True,
     )
@@ -172,8 +261,24 @@ def main() -> None:
     )
     parser.add_argument("--skip-greedy", action="store_true", help="only the expert's lines")
     parser.add_argument("--out", type=Path, help="append each line's JSON to this file")
+    parser.add_argument(
+        "--progress", type=Path, help="rewrite this file with the current line after each game"
+    )
+    parser.add_argument(
+        "--start", type=int, default=0, help="skip each expert line's first games (go on)"
+    )
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--merge", type=Path, nargs="+", help="print one line from these parts' JSON, then stop"
+    )
     args = parser.parse_args()
+    if args.merge:
+        line = merge([json.loads(path.read_text()) for path in args.merge])
+        if args.json:
+            print(json.dumps(line))
+        else:
+            print_expert(line)
+        return
     results: list[dict[str, Any]] = []
     for name, spec in GAMES.items():
         if args.game and name not in args.game:
@@ -184,7 +289,15 @@ def main() -> None:
             for others in args.against or ("greedy", "random"):
                 if args.expert_games <= 0 or "expert" not in spec.bots:
                     continue
-                r = expert_against(name, players, others, args.expert_games, args.playouts)
+                r = expert_against(
+                    name,
+                    players,
+                    others,
+                    args.expert_games,
+                    args.playouts,
+                    progress=args.progress,
+                    start=args.start,
+                )
                 results.append(r)
                 if args.out:
                     with args.out.open("a") as f:

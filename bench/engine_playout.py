@@ -115,14 +115,12 @@ def expert_playouts(seconds: float) -> list[dict[str, Any]]:
     n, t = _timed(eketorp_run, seconds)
     out.append({"game": "eketorp", "players": 6, "per_second": n / t, "to": "end of round"})
     vst = cast(VikingsState, VIKINGS.new(default_config("vikings_on_board", 4), 88))
-    vbot = vob_expert.ExpertBot(1)
     until = vob_expert._horizon(vst)
+    policy = vob_expert._policy(vob_expert._PlayoutGreedy(1, vob_expert._Memo()))
 
     def vikings_run(k: int) -> None:
         world = vob_expert.determinize(vst, 0, Rng(k))
-        playout(
-            world, [vob_expert._policy(vbot.greedy, 0)] * 4, [Rng(k + s) for s in range(4)], until
-        )
+        playout(world, [policy] * 4, [Rng(k + s) for s in range(4)], until)
 
     n, t = _timed(vikings_run, seconds)
     out.append({"game": "vikings_on_board", "players": 4, "per_second": n / t, "to": "a turn on"})

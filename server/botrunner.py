@@ -1,5 +1,9 @@
 """Bots play through the same door as phones: one thread submits their moves to the table.
 
+A bot thinks on a copy of the game outside the table's lock (an expert bot may think for a
+second; phones' commands go on meanwhile) and its move is submitted as decided on the version it
+saw: if what its seat sees changed in the meantime, the table refuses it and the bot thinks again.
+
 A bot waits ``bot_delay`` seconds before a move the table can see, so the people at the table can
 follow what it does; its secret planning steps go at once. With ``auto_next`` set, the runner also
 presses NEXT after that many seconds when only the table can go on (handy for a table of bots).
@@ -11,7 +15,7 @@ import logging
 import threading
 import time
 
-from .table import Identity, Table
+from .table import BotTurn, Identity, Table, bot_may_play
 
 log = logging.getLogger("longhall.bots")
 
@@ -43,36 +47,66 @@ class BotRunner:
         waiting_since: float | None = None
         while not self._stop.is_set():
             try:
-                with table.changed:
-                    move = table.bot_move()
-                    if move is None:
-                        waiting_since = self._maybe_next(waiting_since)
-                        table.changed.wait(timeout=0.5 if waiting_since else 2.0)
-                        continue
-                    waiting_since = None
-                seat, action = move
-                if action["type"] not in QUIET and self.delay > 0:
-                    self._stop.wait(self.delay)
                 with table.lock:
-                    move = table.bot_move()
-                    if move is None or move[0] != seat:
-                        continue
-                    version = table.data.version
-                    ack = table.submit(
-                        Identity("bot", seat),
-                        {
-                            "type": "act",
-                            "id": f"bot-seat{seat}-v{version}",
-                            "version": version,
-                            "action": move[1],
-                        },
-                    )
-                    if not ack["ok"]:
-                        log.error("bot at seat %d was refused: %s", seat, ack["error"])
-                        self._stop.wait(1.0)
+                    seen = table.data.version
+                    turns = table.bot_turns()
+                played = False
+                for turn in turns:
+                    if table.data.version != seen:
+                        break  # the table moved on (perhaps this bot's move was refused)
+                    if self._play(turn):
+                        played = True
+                        break
+                if played:
+                    waiting_since = None
+                    continue
+                with table.changed:
+                    if table.data.version != seen:
+                        continue  # the table moved on while the bots thought: look again
+                    waiting_since = self._maybe_next(waiting_since)
+                    table.changed.wait(timeout=0.5 if waiting_since else 2.0)
             except Exception:
                 log.exception("the bot runner hit an error; carrying on")
                 self._stop.wait(1.0)
+
+    def _play(self, turn: BotTurn) -> bool:
+        """Think about one bot seat's move outside the table's lock, then submit it as decided
+        on the version it saw; return whether it was played.
+
+        Phones' commands go on while a bot thinks. If the table moved on meanwhile, the seat's
+        bot may no longer be asked (a stand-in's player took the seat back, the game paused) or
+        its seat may see something new (the table refuses the move as ``stale_version``): the
+        move is dropped and the runner looks again, so the bot thinks again on what is now.
+        """
+        if self._stop.is_set():
+            return False
+        started = time.monotonic()
+        action = turn.bot.choose(turn.state, turn.seat)  # the lock is free: phones go on
+        if not bot_may_play(action):
+            return False
+        if action["type"] not in QUIET and self.delay > 0:  # thinking counts toward the delay
+            self._stop.wait(max(0.0, self.delay - (time.monotonic() - started)))
+        table = self.table
+        with table.lock:
+            if self._stop.is_set() or not table.bot_turn_holds(turn):
+                return False
+            ack = table.submit(
+                Identity("bot", turn.seat),
+                {
+                    "type": "act",
+                    "id": f"bot-seat{turn.seat}-v{turn.version}",
+                    "version": turn.version,
+                    "action": action,
+                },
+            )
+        if ack["ok"]:
+            return True
+        if ack["error"]["code"] == "stale_version":
+            log.debug("bot at seat %d thinks again: the table moved on", turn.seat)
+            return False
+        log.error("bot at seat %d was refused: %s", turn.seat, ack["error"])
+        self._stop.wait(1.0)
+        return False
 
     def _maybe_next(self, since: float | None) -> float | None:
         """Press NEXT by itself once the table alone has waited ``auto_next`` seconds."""

@@ -19,6 +19,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from .commands import (
@@ -45,6 +46,7 @@ from .store import Store
 __all__ = [
     "LOBBY_GAMES",
     "SINGLE_REVEALS_KEPT",
+    "BotTurn",
     "Identity",
     "LobbyGame",
     "Outgoing",
@@ -230,7 +232,8 @@ class Table:
                 "That version of the table does not exist yet.",
                 current=self.data.version,
             )
-        if who.kind in ("button", "auto", "bot") or kind.context is None:
+        # a bot's move is held to what its seat saw, as a phone's is: it thinks outside the lock
+        if who.kind in ("button", "auto") or kind.context is None:
             return
         context = {
             "lobby": "lobby",
@@ -430,16 +433,21 @@ class Table:
             cid = f"{who.kind}-{data.version}-{secrets.token_hex(4)}"
             return self.submit(who, {"type": kind, "id": cid, "version": data.version})
 
-    def bot_move(self) -> tuple[int, dict[str, Any]] | None:
-        """The next move a bot wants to make now (for a bot seat or a stand-in), if any."""
+    def bot_turns(self, copy: bool = True) -> list[BotTurn]:
+        """The bot seats (bot seats and stand-ins) the game waits for now, each with its bot.
+
+        With ``copy`` they share one copy of the game, taken under the lock, so the bots can
+        think on it after the lock is let go (:mod:`server.botrunner`): a bot that thinks for a
+        second then blocks no phone.
+        """
         with self.lock:
             data = self.data
             state = self.records.state
             if data.status != "playing" or data.paused or state is None:
-                return None
+                return []
+            turns: list[BotTurn] = []
             for seat in state.active_seats():
-                info = data.seats[seat]
-                kind = info.bot  # a bot seat, or a stand-in: it plays even with the phone open
+                kind = data.seats[seat].bot  # a bot seat, or a stand-in: it plays anyway
                 if kind is None:
                     continue
                 bot = self._bots.get(seat)
@@ -447,10 +455,36 @@ class Table:
                     seed = (self.data.game_meta or {}).get("seed", 0) * 31 + seat
                     bot = ((data.game_id, kind), self.spec.bots[kind](seed))
                     self._bots[seat] = bot
-                action = bot[1].choose(state, seat)
-                if action["type"] in PROXY_ACTIONS - {"auto_build"}:
-                    continue  # a bot cannot see the printed material card: the host enters it
-                return seat, action
+                if copy and not turns:
+                    state = state.clone()  # one copy for all: the bots only read it
+                turns.append(BotTurn(seat, kind, bot[1], state, data.version, data.game_id))
+            return turns
+
+    def bot_turn_holds(self, turn: BotTurn) -> bool:
+        """Whether ``turn``'s seat is still its bot's to play in the same game (hold the lock).
+
+        What the seat could decide on may still have changed: :meth:`submit` refuses a bot's
+        move decided on a stale view as it refuses a phone's (``stale_version``).
+        """
+        data, state = self.data, self.records.state
+        return (
+            data.status == "playing"
+            and not data.paused
+            and state is not None
+            and data.game_id == turn.game_id
+            and turn.seat < len(data.seats)
+            and data.seats[turn.seat].bot == turn.kind
+            and turn.seat in state.active_seats()
+        )
+
+    def bot_move(self) -> tuple[int, dict[str, Any]] | None:
+        """The next move a bot wants to make now, thought under the lock (for scripts and tests;
+        the bot runner thinks outside it)."""
+        with self.lock:
+            for turn in self.bot_turns(copy=False):
+                action = turn.bot.choose(turn.state, turn.seat)
+                if bot_may_play(action):
+                    return turn.seat, action
             return None
 
     def phase(self) -> str:
@@ -473,6 +507,24 @@ def kicked() -> CommandError:
     return CommandError(
         "kicked", "The host sent this phone away from the table: ask the host to let it back in."
     )
+
+
+@dataclass(frozen=True)
+class BotTurn:
+    """A bot seat the game waits for: its bot, a state to think on, and the version it shows."""
+
+    seat: int
+    kind: str
+    bot: Any
+    state: GameState
+    version: int
+    game_id: int | None
+
+
+def bot_may_play(action: JSON) -> bool:
+    """Whether a bot may submit ``action``: not what needs the printed material card, which a
+    bot cannot see (the host enters it)."""
+    return action["type"] not in PROXY_ACTIONS - {"auto_build"}
 
 
 def _refused(code: str, message: str) -> JSON:

@@ -38,8 +38,14 @@ class ServerProcess:
     """``longhall serve`` on a free port of 127.0.0.1 with its own data directory."""
 
     def __init__(
-        self, data_dir: Path, *extra: str, port: int | None = None, ignore_hangup: bool = False
+        self,
+        data_dir: Path,
+        *extra: str,
+        port: int | None = None,
+        ignore_hangup: bool = False,
+        module: str = "server.cli",
     ) -> None:
+        self.module = module  # what runs ``serve`` (a test may wrap the server's own CLI)
         self.ignore_hangup = ignore_hangup  # as nohup starts it
         self.data_dir = data_dir
         self.port = port or free_port()
@@ -59,7 +65,7 @@ class ServerProcess:
             # as ``./run serve`` installs it (bench/serving.py measures its memory that way)
             os.environ.get("LONGHALL_SERVER_PYTHON", sys.executable),
             "-m",
-            "server.cli",
+            self.module,
             "serve",
             "--host",
             "127.0.0.1",

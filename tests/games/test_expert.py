@@ -216,3 +216,18 @@ def test_asked_twice_about_one_position_it_thinks_once(monkeypatch: pytest.Monke
     if seat in st.active_seats() and len(st.legal_actions(seat)) > 1:
         bot.choose(st, seat)
         assert calls[0] > thought
+
+
+def test_the_vikings_playout_policy_is_the_greedy_bot() -> None:
+    """The play-outs' greedy bot (influence orders memoized, empty quays skipped) chooses what
+    the greedy bot chooses (V4.2-V4.4 reckoned the same way)."""
+    for players, seed in ((2, 5), (4, 6)):
+        config = default_config("vikings_on_board", players)
+        greedy, _ = play_game(VIKINGS, config, seed, ["greedy"] * players)
+        memo = vob_expert._Memo()  # one memo for the whole game: it must never go stale
+
+        def make(kind: str, bot_seed: int, memo: Any = memo) -> Any:
+            return vob_expert._PlayoutGreedy(bot_seed, memo)
+
+        fast, _ = play_game(VIKINGS, config, seed, ["greedy"] * players, make)
+        assert fast.to_dict() == greedy.to_dict()

@@ -57,7 +57,7 @@ class GreedyBot:
     def choose(self, st: VikingsState, seat: int) -> Action:
         legal = progress_actions(st.legal_actions(seat))
         kind = legal[0]["type"]
-        harbour = Harbour(st, seat)
+        harbour = self.harbour(st, seat)
         if kind == "go":
             return self._building(harbour, legal)
         if kind == "sail":
@@ -74,6 +74,10 @@ class GreedyBot:
             if actions[: len(done)] == done and actions[len(done)] in legal:
                 return actions[len(done)]
         return legal[0]
+
+    def harbour(self, st: VikingsState, seat: int) -> Harbour:
+        """This decision's reckoning of the harbour (the expert's play-outs share a memo)."""
+        return Harbour(st, seat)
 
     def _building(self, harbour: Harbour, legal: list[Action]) -> Action:
         best, choice = -1e9, legal[0]

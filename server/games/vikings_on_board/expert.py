@@ -4,9 +4,11 @@ For each decision with a choice the bot lists a few candidates (every building; 
 steps, the first steps of the greedy bot's best few plans), deals what it cannot see again many
 times from what is still unseen (:func:`determinize`: other seats' barrel values, the chests
 behind other shields and in the warehouse piles), plays every candidate on in each world with
-greedy bots in every seat for a couple of turns (to the end once few drakkars are left), and keeps
-the candidate whose worlds end best: its score plus what the harbour promises it (the greedy
-bot's reckoning of each drakkar in port), against the best other seat's. See ``games.search``.
+the greedy bot in every seat (every building weighed, as the greedy bot does: a building drawn at
+random instead made the play-outs too unlike real play to beat greedy bots with 3 or 4 players)
+to the end of the turn (to the end of the game once few drakkars are left), and keeps the
+candidate whose worlds end best: its score plus what the harbour promises it (the greedy bot's
+reckoning of each drakkar in port), against the best other seat's. See ``games.search``.
 
 Two states that differ only in other seats' secrets give it the same worlds and so the same
 decision (``tests/games/test_expert.py``).
@@ -21,7 +23,8 @@ from ..playout import fast_apply, playout, thinking_copy
 from ..rng import Rng
 from ..search import budget, successive_halving
 from . import rules as R
-from .bots import GreedyBot, Harbour, _taken, _weight
+from .bots import FIRST_PLAYER, GreedyBot, Harbour, _rank, _share, _taken, _weight
+from .turn import can_act, exchangeable_pieces, movable_pieces, open_drakkars
 
 if TYPE_CHECKING:
     from .state import VikingsState
@@ -126,13 +129,16 @@ class ExpertBot:
         rng = Rng.from_seed(self.seed * 1_000_003 + seat, f"expert:{st.version}")
         worlds: list[VikingsState] = []
         until = _horizon(st)
+        greedy = _PlayoutGreedy(self.seed, _Memo())
+        policy = _policy(greedy)
 
         def simulate(i: int, k: int) -> float:
             while len(worlds) <= k:
                 worlds.append(determinize(st, seat, rng))
             sim = thinking_copy(worlds[k])
+            greedy.rng = Rng(k * 7919 + 1)  # each world the same for every candidate
             fast_apply(sim, seat, options[i])
-            policies = [_policy(self.greedy, seat)] * sim.n
+            policies = [policy] * sim.n
             playout(sim, policies, [Rng(k * 7 + s) for s in range(sim.n)], until=until)
             return evaluate(sim, seat)
 
@@ -161,26 +167,172 @@ class ExpertBot:
         return [first, *ranked]
 
 
-CHEAP_STEPS = frozenset(
-    {"tavern_1", "tavern_2", "warehouse_1", "warehouse_2", "market", "promotion"}
-)
+class _Memo:
+    """What one decision's play-outs work out again and again: the influence order of a hull.
+
+    The order depends only on the hull, a bonus viking and the pieces' shields, so worlds and
+    turns share it (one decision, one set of components)."""
+
+    def __init__(self) -> None:
+        self.ranks: dict[tuple[Any, ...], list[int]] = {}
 
 
-def _policy(bot: GreedyBot, me: int) -> Any:
-    """The play-out policy: a building at random (the greedy bot weighs every building, far too
-    dear for thousands of play-outs), carried out as the greedy bot would where that is cheap.
-    Moving hull pieces is weighed greedily only for the move being judged (``me``'s first
-    action): for everyone else a piece and a drakkar are drawn at random."""
-    own = [True]  # still carrying out the candidate being judged
+class _MemoHarbour(Harbour):
+    """The greedy reckoning of the harbour with the influence orders memoized (same values)."""
+
+    def __init__(self, st: VikingsState, seat: int, memo: _Memo) -> None:
+        super().__init__(st, seat)
+        self.memo = memo
+        low = seat * R.BARRELS
+        self.betting = [any(h is not None and 0 <= h - low < R.BARRELS for h in z) for z in st.quay]
+        self.worths: list[float | None] = [None] * len(st.quay)
+
+    def value(self, d: int, hull: list[int], prow: list[str], extra: int | None = None) -> float:
+        colour = self.colour
+        if not self.betting[d] and all(p // R.HULL_PIECES != colour for p in hull):
+            return 0.0  # neither aboard nor betting on this quay: nothing to gain here
+        key = (d, tuple(hull), tuple(prow), extra)
+        cached = self.cache.get(key)
+        if cached is not None:
+            return cached
+        st = self.st
+        rank_key = (key[1], extra, tuple(st.bonus)) if st.bonus else (key[1], extra)
+        order = self.memo.ranks.get(rank_key)
+        if order is None:
+            order = self.memo.ranks[rank_key] = _rank(st, hull, extra)
+        got = _share(st, self.colour, order, prow)
+        if order:
+            held = st.quay[d][order[0]]
+            if held is not None and held // R.BARRELS == self.seat:
+                got += st.barrels[self.seat][held % R.BARRELS]
+        self.cache[key] = got
+        return got
+
+    def best(self, building: str) -> float:
+        """The greedy bot's value of ``building``: its best plan's gain (0 without a plan).
+
+        Moving and exchanging hull pieces, the dear part (every piece to every drakkar, every
+        pair of pieces), are reckoned without listing the plans and with the same sums in the
+        same order as :meth:`Harbour.gain` makes them, so the value is the very same number."""
+        if building in ("change_drakkar", "move"):
+            return self._best_move(self.colour if building == "change_drakkar" else None)
+        if building == "exchange":
+            return self._best_exchange()
+        return max((v for v, _ in self.plans(building)), default=0.0)
+
+    def _pair(self, d: int, hd: list[int], ad: bool, e: int, he: list[int], ae: bool) -> float:
+        """``gain({d: hd, e: he})``, with drakkars in ascending order as a set of two yields
+        them; ``ad``/``ae``: whether this seat is aboard the new hull (if not, and it has no
+        barrel on that quay, the drakkar is worth nothing to it)."""
+        st = self.st
+        if e < d:
+            d, hd, ad, e, he, ae = e, he, ae, d, hd, ad
+        wd, we = _weight(st.prows[d]), _weight(st.prows[e])
+        gain = 0.0
+        gain += wd * self._raw(d, hd) if ad or self.betting[d] else 0.0
+        gain -= wd * self._worth(d)
+        gain += we * self._raw(e, he) if ae or self.betting[e] else 0.0
+        gain -= we * self._worth(e)
+        return gain
+
+    def _worth(self, d: int) -> float:
+        """:meth:`worth`, kept per drakkar for this decision."""
+        got = self.worths[d]
+        if got is None:
+            got = self.worths[d] = self.worth(d)
+        return got
+
+    def _raw(self, d: int, hull: list[int]) -> float:
+        """``value(d, hull, prows[d])`` for a hull seen once (not kept): the same reckoning."""
+        st = self.st
+        key = (tuple(hull), None, tuple(st.bonus)) if st.bonus else (tuple(hull), None)
+        order = self.memo.ranks.get(key)
+        if order is None:
+            order = self.memo.ranks[key] = _rank(st, hull)
+        got = _share(st, self.colour, order, st.prows[d])
+        if order:
+            held = st.quay[d][order[0]]
+            if held is not None and held // R.BARRELS == self.seat:
+                got += st.barrels[self.seat][held % R.BARRELS]
+        return got
+
+    def _aboard(self) -> tuple[list[int], range]:
+        """How many of this seat's pieces each drakkar holds, and which pieces are its own."""
+        mine = range(self.colour * R.HULL_PIECES, (self.colour + 1) * R.HULL_PIECES)
+        return [sum(p in mine for p in hull) for hull in self.st.hulls], mine
+
+    def _best_move(self, colour: int | None) -> float:
+        st, where = self.st, self.where
+        room = open_drakkars(st)
+        own, mine = self._aboard()
+        best: float | None = None
+        for p in movable_pieces(st, colour):
+            d = where[p]
+            rest = [q for q in st.hulls[d] if q != p]
+            moved = p in mine
+            left = own[d] - moved > 0
+            for t in room:
+                if t != d:
+                    gain = self._pair(d, rest, left, t, [*st.hulls[t], p], moved or own[t] > 0)
+                    if best is None or gain > best:
+                        best = gain
+        return 0.0 if best is None else best
+
+    def _best_exchange(self) -> float:
+        st, where = self.st, self.where
+        pieces = exchangeable_pieces(st)
+        own, mine = self._aboard()
+        best: float | None = None
+        for i, p in enumerate(pieces):
+            d = where[p]
+            p_mine = p in mine
+            for q in pieces[i + 1 :]:
+                e = where[q]
+                if e != d:
+                    q_mine = q in mine
+                    hd = [q if x == p else x for x in st.hulls[d]]
+                    he = [p if x == q else x for x in st.hulls[e]]
+                    ad = own[d] - p_mine + q_mine > 0
+                    ae = own[e] - q_mine + p_mine > 0
+                    gain = self._pair(d, hd, ad, e, he, ae)
+                    if best is None or gain > best:
+                        best = gain
+        return 0.0 if best is None else best
+
+
+class _PlayoutGreedy(GreedyBot):
+    """The greedy bot as the play-outs' policy in every seat, with one decision's memo: the
+    same choices, faster (``tests/games/test_expert.py`` plays whole games both ways)."""
+
+    def __init__(self, seed: int, memo: _Memo) -> None:
+        super().__init__(seed)
+        self.memo = memo
+
+    def harbour(self, st: VikingsState, seat: int) -> Harbour:
+        return _MemoHarbour(st, seat, self.memo)
+
+    def _building(self, harbour: Harbour, legal: list[Action]) -> Action:
+        assert isinstance(harbour, _MemoHarbour)
+        best, choice = -1e9, legal[0]
+        for action in legal:
+            name = action["building"]
+            if not can_act(harbour.st, harbour.seat, R.BUILDING_INDEX[name]):
+                value = 0.0
+            elif name == "first_player":
+                value = FIRST_PLAYER
+            else:
+                value = harbour.best(name)
+            value += self.rng.below(100) / 1000  # as the greedy bot breaks ties
+            if value > best:
+                best, choice = value, action
+        return choice
+
+
+def _policy(bot: GreedyBot) -> Any:
+    """The play-out policy: the greedy bot in every seat (a model of a sensible player, and of
+    the bots it most often sits with)."""
 
     def policy(st: VikingsState, seat: int, rng: Rng) -> Action:
-        if st.phase == "turn":
-            own[0] = False
-            return rng.choice(st.legal_actions(seat))
-        step = st.step
-        dear = st.phase == "act" and step is not None and step["building"] not in CHEAP_STEPS
-        if dear and not (own[0] and seat == me):
-            return rng.choice(progress_actions(st.legal_actions(seat)))
         return bot.choose(st, seat)
 
     return policy
