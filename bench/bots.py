@@ -179,7 +179,8 @@ def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
     low, high = wilson(wins, games)
 
     def weighted(key: str) -> float:
-        return round(float(sum(p[key] * p["searched"] for p in parts)) / searched, 4)
+        total: float = sum(p[key] * p["searched"] for p in parts)
+        return round(total / float(searched), 4)
 
     return {
         **first,
