@@ -147,7 +147,9 @@ def test_a_whole_game_through_the_pages(browser: Any, server: ServerProcess) -> 
     # the table display checked every revealed plan and card against its fingerprint
     assert table.checked_ok > 0 and table.checked_bad == 0
     for phone in phones:
-        phone.page.wait_for_selector(".score-card")
+        # an event, not a timing: the bound only ends a stuck page (a suite under full load once
+        # took more than the default 30 s to draw a phone's final score)
+        phone.page.wait_for_selector(".score-card", timeout=120_000)
     screenshot(phones[0].page, "phone-final")
     final = table.page.inner_text(".scores")
     for name in ("Anna", "Bram", "Carla"):
