@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from . import fingerprints
-from .commands import LobbyGame, game_colours
+from .commandkit import LobbyGame, game_colours
 from .connections import Connections, Outgoing, room
 from .games.api import JSON
 from .games.registry import GAMES

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from . import fingerprints
-from .commands import KINDS, Record
+from .commandkit import Record
+from .commands import KINDS
 from .games.api import JSON, GameSpec, GameState
 from .games.registry import GAMES
 from .seats import Occupant

@@ -22,17 +22,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .commands import (
-    KINDS,
-    LOBBY_GAMES,
-    PROXY_ACTIONS,
-    CommandKind,
-    LobbyGame,
-    Record,
-    check_command,
-    is_barred,
-    proxy_refused,
-)
+from .commandkit import LOBBY_GAMES, PROXY_ACTIONS, CommandKind, LobbyGame, Record
+from .commands import KINDS, check_command, is_barred, proxy_refused
 from .config import Settings
 from .connections import Connections, Identity, Outgoing, error
 from .games.api import JSON, GameSpec, GameState, IllegalAction
