@@ -40,6 +40,11 @@ def seated(server: ServerProcess, names: list[str]) -> list[Phone]:
         phone = Phone(server.url, {"code": _code(server)}, name).connect()
         assert phone.join(name)["ok"]
         phones.append(phone)
+    # every phone has seen the last seat taken: a host's lobby command is decided on the lobby it
+    # saw, and one sent from an older view is refused as stale (on a busy machine, it was)
+    last = phones[-1].latest["version"]  # type: ignore[index]
+    for phone in phones:
+        phone.wait(lambda v: v["version"] >= last)
     return phones
 
 
@@ -80,6 +85,8 @@ def test_the_host_closes_the_lobby_and_a_phone_sent_away_stays_out(
         assert len(display.wait(lambda v: True)["table"]["seats"]) == 2
         assert anna.command("lock_lobby", locked=False)["ok"]
         assert cara.join("Cara")["ok"]
+        joined = cara.latest["version"]  # type: ignore[index]
+        anna.wait(lambda v: v["version"] >= joined)  # the host decides on the lobby with Cara
 
         # the host sends Bram's phone away: its token, old or shown as the one it had, is refused
         token = bram.token
@@ -150,6 +157,8 @@ def test_a_seat_that_committed_changes_hands_only_after_the_reveal(
 
         plan_and_commit(anna)
         plan_and_commit(cara)
+        committed = cara.latest["version"]  # type: ignore[index]
+        anna.wait(lambda v: v["version"] >= committed)  # the reveal is decided on every plan in
         assert anna.command("table", action={"type": "reveal"})["ok"]
         given = anna.command("handover", seat=1)
         assert given["ok"] and given["token"]
