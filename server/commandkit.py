@@ -143,7 +143,8 @@ def room_for_one_more(desk: Desk) -> None:
 
 def check_bot(cmd: Command, allow_none: bool = False) -> None:
     if cmd["bot"] not in BOT_KINDS and not (allow_none and cmd["bot"] == ""):
-        raise CommandError("unknown_bot", "A bot is 'greedy' or 'random'.", bot=cmd["bot"][:16])
+        kinds = ", ".join(f"'{kind}'" for kind in BOT_KINDS)
+        raise CommandError("unknown_bot", f"A bot is one of {kinds}.", bot=cmd["bot"][:16])
 
 
 def named_seat(desk: Desk, cmd: Command) -> int:
