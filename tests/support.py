@@ -15,8 +15,9 @@ import sys
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import requests
 import socketio
@@ -129,13 +130,20 @@ class ServerProcess:
                     time.sleep(0.05)
 
     def health(self) -> dict[str, Any]:
-        return requests.get(self.url + "/healthz", timeout=5).json()  # type: ignore[no-any-return]
+        health: dict[str, Any] = requests.get(self.url + "/healthz", timeout=5).json()
+        return health
 
     def pids(self) -> list[int]:
         """Every process of the server's process group (``longhall serve`` is one)."""
         assert self.proc is not None
         out = subprocess.run(["pgrep", "-g", str(self.proc.pid)], capture_output=True, text=True)
         return [int(p) for p in out.stdout.split()]
+
+
+class Predicate(Protocol):
+    """What a phone waits for: a test on its latest message (``lambda v, t=version: ...``)."""
+
+    def __call__(self, message: dict[str, Any], /) -> object: ...
 
 
 class Phone:
@@ -164,7 +172,13 @@ class Phone:
             self.sio.on(event, self._handler(event))
         self.resyncs = 0  # snapshots asked for after a gap in the patches
 
-    def _handler(self, event: str):  # type: ignore[no-untyped-def]
+    @property
+    def current(self) -> dict[str, Any]:
+        """The latest message, for a test that has waited for one."""
+        assert self.latest is not None, f"{self.name}: no message yet"
+        return self.latest
+
+    def _handler(self, event: str) -> Callable[[Any], None]:
         def handle(data: Any) -> None:
             self.messages.append((event, data))
             if event == "patch":
@@ -210,7 +224,7 @@ class Phone:
             with contextlib.suppress(Exception):
                 http.close()
 
-    def wait(self, predicate, timeout: float = 10.0) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    def wait(self, predicate: Predicate, timeout: float = 10.0) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             self.changed.clear()
@@ -232,11 +246,11 @@ class Phone:
         if version is None:
             version = self.latest["version"] if self.latest else 0
         payload = {"type": kind, "id": cid or uuid.uuid4().hex, "version": version, **fields}
-        ack = self.sio.call("command", payload, timeout=10)
+        ack: dict[str, Any] = self.sio.call("command", payload, timeout=10)
         if ack and ack.get("ok"):
             # the update for this version is on its way; wait so the next decision sees it
             self.wait(lambda v: v["version"] >= ack["version"])
-        return ack  # type: ignore[no-any-return]
+        return ack
 
     def join(self, name: str, colour: str = "") -> dict[str, Any]:
         ack = self.command("join", name=name, colour=colour)

@@ -21,7 +21,9 @@ from server.store import Store
 from server.table import Identity, Table
 
 
-def test_simulate_json_prints_one_object_per_game_and_totals(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_simulate_json_prints_one_object_per_game_and_totals(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert (
         main(
             [
@@ -52,7 +54,7 @@ def test_simulate_json_prints_one_object_per_game_and_totals(capsys) -> None:  #
     assert totals["games"] == 3 and totals["seconds"] > 0 and totals["games_per_second"] > 0
 
 
-def test_simulate_is_deterministic_for_a_seed(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_simulate_is_deterministic_for_a_seed(capsys: pytest.CaptureFixture[str]) -> None:
     args = [
         "simulate",
         "--players",
@@ -71,13 +73,13 @@ def test_simulate_is_deterministic_for_a_seed(capsys) -> None:  # type: ignore[n
     assert capsys.readouterr().out.splitlines()[:-1] == first
 
 
-def test_simulate_readable_summary(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_simulate_readable_summary(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--players", "3", "--games", "2", "--bots", "greedy"]) == 0
     out = capsys.readouterr().out
     assert "Eketorp: 2 game(s), 3 players" in out and "winner(s)" in out and "games/s" in out
 
 
-def test_simulate_refuses_a_wrong_player_count(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_simulate_refuses_a_wrong_player_count(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--players", "8"]) == 2
     assert "3 to 6 players" in capsys.readouterr().out
 
@@ -95,14 +97,18 @@ def test_the_console_script_runs() -> None:
 # -- where the game store lives ------------------------------------------------------------------
 
 
-def test_the_default_data_dir_is_systemds_state_directory(monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_default_data_dir_is_systemds_state_directory(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setenv("STATE_DIRECTORY", f"{tmp_path}/longhall:{tmp_path}/other")
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
     assert default_data_dir() == tmp_path / "longhall"
     assert Settings().db_path == tmp_path / "longhall" / "longhall.sqlite3"
 
 
-def test_the_default_data_dir_is_else_the_xdg_state_dir(monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_default_data_dir_is_else_the_xdg_state_dir(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.delenv("STATE_DIRECTORY", raising=False)
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
     assert default_data_dir() == tmp_path / "xdg" / "longhall"
@@ -110,7 +116,9 @@ def test_the_default_data_dir_is_else_the_xdg_state_dir(monkeypatch, tmp_path) -
     assert default_data_dir() == tmp_path / "xdg" / "longhall"
 
 
-def test_the_default_data_dir_is_else_in_the_home_directory(monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_default_data_dir_is_else_in_the_home_directory(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.delenv("STATE_DIRECTORY", raising=False)
     monkeypatch.delenv("XDG_STATE_HOME", raising=False)
     monkeypatch.setenv("HOME", str(tmp_path))
@@ -118,10 +126,17 @@ def test_the_default_data_dir_is_else_in_the_home_directory(monkeypatch, tmp_pat
     assert Settings().data_dir == tmp_path / ".local" / "state" / "longhall"
 
 
-def test_serve_takes_its_options_and_the_default_data_dir(monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_serve_takes_its_options_and_the_default_data_dir(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
     started: list[Settings] = []
-    monkeypatch.setattr("server.serve.serve", lambda settings: started.append(settings) or 0)
+
+    def serve(settings: Settings) -> int:
+        started.append(settings)
+        return 0
+
+    monkeypatch.setattr("server.serve.serve", serve)
     args = ["serve", "--port", "8123", "--public-url", "http://10.42.0.1:8123", "--gpio", "off"]
     assert main([*args, "--rate-limit", "5"]) == 0
     (settings,) = started
@@ -164,7 +179,7 @@ def banner_fields(text: str) -> dict[str, str]:
     return fields
 
 
-def test_the_banner_shows_both_urls_the_store_and_a_qr_code_of_the_join_url(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_banner_shows_both_urls_the_store_and_a_qr_code_of_the_join_url(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path, gpio="off", public_url="http://10.42.0.1:8000/")
     text = banner(settings)
     fields = banner_fields(text)
@@ -188,7 +203,7 @@ def test_the_banner_shows_both_urls_the_store_and_a_qr_code_of_the_join_url(tmp_
     assert drawn[: len(expected)] != qr_modules(join.replace(code, code[::-1] + "x"))
 
 
-def test_the_banner_and_the_server_agree_on_the_table(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_banner_and_the_server_agree_on_the_table(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path, gpio="off", public_url="http://10.42.0.1:8000")
     first = banner_fields(banner(settings))["players join"]
     assert banner_fields(banner(settings))["players join"] == first  # a restart keeps the table
@@ -200,7 +215,9 @@ def test_the_banner_and_the_server_agree_on_the_table(tmp_path) -> None:  # type
         lh.stop()
 
 
-def test_the_banner_without_a_public_url_uses_the_lan_ip(monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_banner_without_a_public_url_uses_the_lan_ip(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setattr("server.netinfo.lan_address", lambda: "192.168.1.20")
     text = banner(Settings(data_dir=tmp_path, gpio="off", host="0.0.0.0", port=8000))
     fields = banner_fields(text)
@@ -230,7 +247,7 @@ def play_out(table: Table) -> None:
 
 
 @pytest.fixture(scope="module")
-def store_dir(tmp_path_factory) -> Path:  # type: ignore[no-untyped-def]
+def store_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A real store: game 1 finished, game 2 ended by the host, game 3 still being played."""
     data_dir = tmp_path_factory.mktemp("store")
     lh = create_app(Settings(data_dir=data_dir, gpio="off", bot_delay=0, seed=5))
@@ -267,7 +284,9 @@ def stored_games(data_dir: Path) -> list[dict[str, Any]]:
         store.close()
 
 
-def test_history_lists_the_stored_games_newest_first(store_dir: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_history_lists_the_stored_games_newest_first(
+    store_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["history", "--data-dir", str(store_dir)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in lines] == ["#3", "#2", "#1"]
@@ -284,7 +303,9 @@ def test_history_lists_the_stored_games_newest_first(store_dir: Path, capsys) ->
     assert lines[2].endswith("  " + " ".join(map(str, totals)))
 
 
-def test_history_as_json_is_the_stored_games(store_dir: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_history_as_json_is_the_stored_games(
+    store_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["history", "--data-dir", str(store_dir), "--json"]) == 0
     games = json.loads(capsys.readouterr().out)
     assert games == stored_games(store_dir)
@@ -292,13 +313,17 @@ def test_history_as_json_is_the_stored_games(store_dir: Path, capsys) -> None:  
     assert games[2]["result"]["winners"] and games[1]["result"]["winners"] == []
 
 
-def test_history_reads_the_default_data_dir(store_dir: Path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_history_reads_the_default_data_dir(
+    store_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv("STATE_DIRECTORY", str(store_dir))
     assert main(["history"]) == 0
     assert capsys.readouterr().out.startswith("#3 eketorp ")
 
 
-def test_history_without_a_store_or_games(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_history_without_a_store_or_games(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["history", "--data-dir", str(tmp_path / "nothing")]) == 1
     assert capsys.readouterr().out.strip() == (
         f"No game store at {tmp_path / 'nothing' / 'longhall.sqlite3'}."
@@ -308,7 +333,9 @@ def test_history_without_a_store_or_games(tmp_path, capsys) -> None:  # type: ig
     assert capsys.readouterr().out.strip() == "No games yet."
 
 
-def test_replay_plays_a_finished_game_again_to_its_stored_scores(store_dir: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_replay_plays_a_finished_game_again_to_its_stored_scores(
+    store_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     game = {g["id"]: g for g in stored_games(store_dir)}[1]
     totals = [s["total"] for s in game["result"]["scores"]]
     assert main(["replay", "1", "--data-dir", str(store_dir)]) == 0
@@ -317,14 +344,16 @@ def test_replay_plays_a_finished_game_again_to_its_stored_scores(store_dir: Path
     )
 
 
-def test_replay_of_games_that_did_not_finish(store_dir: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_replay_of_games_that_did_not_finish(
+    store_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     for game_id in (2, 3):
         assert main(["replay", str(game_id), "--data-dir", str(store_dir)]) == 0
         out = capsys.readouterr().out
         assert out.startswith(f"#{game_id} eketorp: ") and "not finished" in out
 
 
-def test_replay_of_an_unknown_game(store_dir: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_replay_of_an_unknown_game(store_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", "99", "--data-dir", str(store_dir)]) == 1
     assert capsys.readouterr().out.strip() == "There is no game #99."
 

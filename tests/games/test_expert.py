@@ -13,11 +13,13 @@ from server.cli import main
 from server.gamedata import default_config
 from server.games.eketorp import SPEC as EKETORP
 from server.games.eketorp import expert as ek_expert
-from server.games.playout import comparable
+from server.games.playout import comparable, playout
 from server.games.rng import Rng
 from server.games.vikings_on_board import SPEC as VIKINGS
 from server.games.vikings_on_board import expert as vob_expert
 from server.simulate import budget_from_env, play_game
+
+from .eketorp.helpers import eketorp
 
 PLAYOUTS = 6  # enough to exercise the search; kept small for a busy machine
 
@@ -101,6 +103,7 @@ def test_eketorp_determinize_keeps_what_the_seat_knows_and_counts() -> None:
     others = [s for s in range(st.n) if s != seat]
     unseen = st.draw + st.general + [c for s in others for c in st.hands[s]]
     dealt = world.draw + world.general + [c for s in others for c in world.hands[s]]
+    assert world.fight is not None and st.fight is not None
     assert sorted([*dealt, world.fight["played"][0]]) == sorted([*unseen, st.fight["played"][0]])
     # the seat's own hand is what it knows: change it and the worlds change
     mine = st.clone()
@@ -172,14 +175,14 @@ def test_six_planning_experts_spend_six_budgets(monkeypatch: pytest.MonkeyPatch)
     """R3: everyone plans at once. Each expert searches its plan once per round, within its
     budget, and then only places vikings: six bots cost six searches, never more."""
     calls = [0]
-    real = ek_expert.playout
+    real = playout  # what the expert module calls
 
     def counting(*args: Any, **kwargs: Any) -> int:
         calls[0] += 1
         return real(*args, **kwargs)
 
     monkeypatch.setattr(ek_expert, "playout", counting)
-    st = EKETORP.new(default_config("eketorp", 6), 44)
+    st = eketorp(EKETORP.new(default_config("eketorp", 6), 44))
     bots = [ek_expert.ExpertBot(s, PLAYOUTS) for s in range(6)]
     spent = [0] * 6
     while st.phase == "planning":
@@ -189,7 +192,7 @@ def test_six_planning_experts_spend_six_budgets(monkeypatch: pytest.MonkeyPatch)
         spent[seat] += calls[0] - before
     assert st.phase != "planning" and all(st.committed)
     plans = [
-        len(ek_expert.candidate_plans(EKETORP.new(default_config("eketorp", 6), 44), s))
+        len(ek_expert.candidate_plans(eketorp(EKETORP.new(default_config("eketorp", 6), 44)), s))
         for s in range(6)
     ]
     for seat in range(6):
@@ -200,7 +203,7 @@ def test_asked_twice_about_one_position_it_thinks_once(monkeypatch: pytest.Monke
     """The table asks a bot for its move, then again just before submitting it."""
     st, seat = _eketorp_card_choice()
     calls = [0]
-    real = ek_expert.playout
+    real = playout  # what the expert module calls
 
     def counting(*args: Any, **kwargs: Any) -> int:
         calls[0] += 1

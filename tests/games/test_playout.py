@@ -13,6 +13,7 @@ import pytest
 from server.gamedata import default_config
 from server.games.api import IllegalAction
 from server.games.eketorp import SPEC as EKETORP
+from server.games.eketorp.bots import RandomBot
 from server.games.eketorp.playout import sample
 from server.games.playout import (
     NullLog,
@@ -25,13 +26,19 @@ from server.games.playout import (
 from server.games.rng import Rng
 from server.games.vikings_on_board import SPEC as VIKINGS
 
+from .eketorp.helpers import eketorp
+from .vikings_on_board.helpers import vikings
+
 
 @pytest.mark.parametrize(("players", "seed"), [(3, 11), (5, 13), (6, 14)])
 def test_eketorp_fast_path_plays_the_same_game_as_the_full_engine(players: int, seed: int) -> None:
-    full = EKETORP.new(default_config("eketorp", players), seed)
+    full = eketorp(EKETORP.new(default_config("eketorp", players), seed))
     fast = thinking_copy(full)
     bots = [EKETORP.bots["random"](seed * 131 + s) for s in range(players)]
-    rngs = [Rng(bot.rng.state) for bot in bots]
+    rngs = []
+    for bot in bots:
+        assert isinstance(bot, RandomBot)
+        rngs.append(Rng(bot.rng.state))
     steps = 0
     while not full.is_over():
         active = full.active_seats()
@@ -54,7 +61,7 @@ def test_eketorp_fast_path_plays_the_same_game_as_the_full_engine(players: int, 
 
 
 def test_a_thinking_copy_is_independent_and_shares_only_the_settings() -> None:
-    st = EKETORP.new(default_config("eketorp", 4), 3)
+    st = eketorp(EKETORP.new(default_config("eketorp", 4), 3))
     copy = thinking_copy(st)
     assert comparable(copy) == comparable(st)
     assert copy.config is st.config  # read-only for the rules: shared, not copied
@@ -67,7 +74,7 @@ def test_a_thinking_copy_is_independent_and_shares_only_the_settings() -> None:
 
 
 def test_the_fast_path_still_refuses_what_the_rules_forbid() -> None:
-    st = thinking_copy(EKETORP.new(default_config("eketorp", 4), 5))
+    st = thinking_copy(eketorp(EKETORP.new(default_config("eketorp", 4), 5)))
     before = comparable(st)
     with pytest.raises(IllegalAction) as err:
         fast_apply(st, 0, {"type": "place", "to": "siege:0:boat"})  # own castle (R3.3)
@@ -77,7 +84,7 @@ def test_the_fast_path_still_refuses_what_the_rules_forbid() -> None:
 
 def test_vikings_on_board_plays_out_on_the_fast_path() -> None:
     """The generic path (listing the legal actions) serves every game."""
-    st = thinking_copy(VIKINGS.new(default_config("vikings_on_board", 3), 8))
+    st = thinking_copy(vikings(VIKINGS.new(default_config("vikings_on_board", 3), 8)))
     bots = [VIKINGS.bots["random"](s) for s in range(3)]
     steps = playout(st, [lambda s, seat, rng: bots[seat].choose(s, seat)] * 3, [Rng(0)] * 3)
     assert st.is_over() and steps > 20

@@ -18,6 +18,7 @@ from hardware.pinmap import PinMap, load
 from hardware.signals import Light
 from server.app import Longhall, create_app
 from server.config import Settings
+from server.records import TableStatus
 from server.table import Identity, Table
 from tests.server.conftest import Client
 
@@ -31,7 +32,8 @@ RGB = (MAP.phase.red, MAP.phase.green, MAP.phase.blue)
 # which each kind of light shows a different pattern of on and off.
 BASE = 1000.0
 MOMENTS = (0.05, 0.2, 0.55)  # slow on / fast on, slow on / fast off, slow off / fast on
-PATTERNS = {
+# what a light shows at each of the MOMENTS
+PATTERNS: dict[tuple[bool, ...], Light] = {
     (False, False, False): Light.OFF,
     (True, True, True): Light.ON,
     (True, True, False): Light.SLOW,
@@ -39,7 +41,7 @@ PATTERNS = {
 }
 
 
-class FlakyPin(MockPin):
+class FlakyPin(MockPin):  # type: ignore[misc]  # gpiozero has no type hints
     """A mock pin that fails like a pin whose chip went away, once told to."""
 
     broken = False
@@ -79,6 +81,10 @@ class Rig:
     def table(self) -> Table:
         return self.lh.table
 
+    def status(self) -> TableStatus:
+        """The table's status, read afresh at each call."""
+        return self.table.data.status
+
     def settle(self) -> None:
         """Let the worker handle everything so far (it renders the lights at the clock's time)."""
         assert self.hw.flush(), "the hardware worker did not answer"
@@ -99,7 +105,7 @@ class Rig:
         for offset in MOMENTS:
             self.at(offset)
             seen.append([bool(self.pins.pin(p).state) for p in SEATS])
-        return [PATTERNS[tuple(s[i] for s in seen)] for i in range(len(SEATS))]  # type: ignore[index]
+        return [PATTERNS[tuple(s[i] for s in seen)] for i in range(len(SEATS))]
 
     def colour(self) -> tuple[tuple[int, int, int], Light]:
         """The phase indicator's colour, and whether it is steady or blinks."""
@@ -109,7 +115,7 @@ class Rig:
             seen.append((*(round(self.pins.pin(p).state) for p in RGB),))
         lit = [c for c in seen if any(c)]
         assert lit and len(set(lit)) == 1, f"the indicator shows {seen}"
-        pattern = PATTERNS[tuple(any(c) for c in seen)]  # type: ignore[index]
+        pattern = PATTERNS[tuple(any(c) for c in seen)]
         return lit[0], pattern
 
     def notices(self) -> list[dict[str, Any]]:

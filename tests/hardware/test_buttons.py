@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -19,14 +20,14 @@ from .conftest import HOST, NEXT, SEATS, Rig, plan_all, play_bots
 def test_next_starts_the_game_once_the_lobby_is_ready(rig: Rig) -> None:
     anna, bob = seated(rig.lh, ["Anna", "Bob"])
     rig.press(NEXT)
-    assert rig.table.data.status == "lobby"
+    assert rig.status() == "lobby"
     (notice,) = rig.notices()
     assert notice["code"] == "next_not_ready"
     assert notice["params"] == {"seated": 2, "min": 3, "max": 6}
 
     seated(rig.lh, ["Cara"])
     rig.press(NEXT)
-    assert rig.table.data.status == "playing"
+    assert rig.status() == "playing"
     assert rig.display.last()["game"]["public"]["phase"] == "planning"
 
 
@@ -96,7 +97,7 @@ def test_a_press_is_handed_over_at_once_and_handled_on_the_worker_thread(
     handled_on: list[str] = []
     press_next = Table.press_next
 
-    def spy(table: Table, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def spy(table: Table, *args: Any, **kwargs: Any) -> dict[str, Any]:
         handled_on.append(threading.current_thread().name)
         return press_next(table, *args, **kwargs)
 
@@ -120,13 +121,13 @@ def test_a_press_is_handed_over_at_once_and_handled_on_the_worker_thread(
     presser.start()
     presser.join(10)
     callback_returned = not presser.is_alive()
-    assert rig.table.data.status == "lobby"  # nothing happened yet: the table is still held
+    assert rig.status() == "lobby"  # nothing happened yet: the table is still held
     release.set()
     holder.join(10)
     assert callback_returned, "the button's callback waited for the table"
 
     rig.settle()
-    assert rig.table.data.status == "playing"
+    assert rig.status() == "playing"
     assert handled_on == ["longhall-hardware"]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -45,7 +46,7 @@ def test_a_map_may_leave_parts_out_and_name_pins_several_ways() -> None:
         ({"buzzer": 25}, "must be a section"),
     ],
 )
-def test_a_wrong_map_is_refused_with_what_to_fix(raw: dict, says: str) -> None:  # type: ignore[type-arg]
+def test_a_wrong_map_is_refused_with_what_to_fix(raw: dict[str, Any], says: str) -> None:
     with pytest.raises(PinMapError, match=r"The pin map <pin map>: .*") as err:
         parse(raw)
     assert says in str(err.value)

@@ -18,7 +18,8 @@ HALL = {"defence": 4, "points": 0, "resource": "none", "favour": False}
 
 
 def public(rig: Rig) -> dict[str, Any]:
-    return rig.display.last()["game"]["public"]
+    view: dict[str, Any] = rig.display.last()["game"]["public"]
+    return view
 
 
 def lights(rig: Rig) -> list[Light]:

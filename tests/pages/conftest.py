@@ -31,7 +31,7 @@ PHONE = {
     "has_touch": True,
     "device_scale_factor": 2,
 }
-PHONE_SMALL = {
+PHONE_SMALL: dict[str, Any] = {
     "viewport": {"width": 360, "height": 640},
     "is_mobile": True,
     "has_touch": True,

@@ -164,7 +164,7 @@ class Phone:
         return {
             "seq": self.seq,
             "version": self.version,
-            "steps": None if game is None else self.st.version,  # type: ignore[union-attr]
+            "steps": None if game is None or self.st is None else self.st.version,
             "table": self.table(),
             "you": {"seat": self.seat, "host": self.seat == 0},
             "game": game,

@@ -20,7 +20,7 @@ def test_the_table_display_says_whose_phone_is_gone_and_for_how_long(
     browser: Any, server: ServerProcess
 ) -> None:
     lobby = Phone(server.url).connect()
-    code = lobby.latest["table"]["code"]  # type: ignore[index]
+    code = lobby.current["table"]["code"]
     lobby.disconnect()
     host = Phone(server.url, {"code": code}, name="Anna").connect()
     assert host.join("Anna")["ok"]

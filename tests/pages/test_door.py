@@ -31,7 +31,7 @@ def test_the_host_closes_the_table_and_lets_a_phone_sent_away_back(
     browser: Any, server: ServerProcess
 ) -> None:
     probe = Phone(server.url).connect()
-    code = probe.latest["table"]["code"]  # type: ignore[index]
+    code = probe.current["table"]["code"]
     probe.disconnect()
     display_context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="en")
     display = Watched(display_context.new_page(), "table display")

@@ -19,7 +19,7 @@ def test_the_final_board_stays_beside_the_scores_and_says_why(
     browser: Any, server: ServerProcess
 ) -> None:
     lobby = Phone(server.url).connect()
-    code = lobby.latest["table"]["code"]  # type: ignore[index]
+    code = lobby.current["table"]["code"]
     lobby.disconnect()
     host = Phone(server.url, {"code": code}, name="Anna").connect()
     assert host.join("Anna")["ok"]
@@ -32,7 +32,7 @@ def test_the_final_board_stays_beside_the_scores_and_says_why(
     page.goto(server.url + "/")
     assert host.command("start")["ok"]
     seen = -1
-    while host.latest["table"]["status"] != "over":  # type: ignore[index]
+    while host.current["table"]["status"] != "over":
         view = host.latest
         assert view is not None
         actions = view["game"]["public"]["table_actions"]

@@ -77,7 +77,12 @@ def test_the_pages_sha256_and_canonical_json_match_the_server(
     assert got == [hashlib.sha256(s.encode()).hexdigest() for s in samples]
     salt = fingerprints.new_salt()
     plan = {"castle": 2, "A": 3, "siege:1:boat": 1}
-    reveal = {"seat": 0, "salt": salt, "hash": fingerprints.digest(salt, plan), "content": plan}
+    reveal: dict[str, Any] = {
+        "seat": 0,
+        "salt": salt,
+        "hash": fingerprints.digest(salt, plan),
+        "content": plan,
+    }
     ok = page.evaluate(
         "async ([r, shown]) => (await import('/static/sha256.js')).verifyReveal(r, shown)",
         [reveal, reveal["hash"][: fingerprints.SHORT]],

@@ -136,7 +136,7 @@ def a_word_follows(text: str, at: int, lang: str, key: str) -> bool:
         joined = word.group().lower() in JOINS[lang] and after[:1] in set("{0123456789")
         return not joined and word.group() not in UNCHANGED[lang]
     placeholder = re.match(r"\{(\w+)\}", rest)
-    return bool(placeholder) and kind(key, placeholder.group(1)) == "words"
+    return placeholder is not None and kind(key, placeholder.group(1)) == "words"
 
 
 def bare_count_with_word(text: str, lang: str, key: str, name: str) -> bool:

@@ -20,8 +20,8 @@ def test_a_stand_in_plays_at_once_and_the_player_takes_the_seat_back(
     browser: Any, server: ServerProcess
 ) -> None:
     lobby = Phone(server.url).connect()
-    code = lobby.latest["table"]["code"]  # type: ignore[index]
-    join_url = lobby.latest["table"]["join_url"]  # type: ignore[index]
+    code = lobby.current["table"]["code"]
+    join_url = lobby.current["table"]["join_url"]
     lobby.disconnect()
     host = Phone(server.url, {"code": code}, name="Anna").connect()
     assert host.join("Anna")["ok"]
@@ -37,7 +37,7 @@ def test_a_stand_in_plays_at_once_and_the_player_takes_the_seat_back(
     host.wait(lambda v: v["game"]["public"]["seats"][1]["committed"], timeout=SLOW)
     wait_until(page, "document.querySelector('#take-seat-back') !== null", timeout=SLOW)
     assert "A bot plays for you for now" in page.inner_text(".standin")
-    assert host.latest["table"]["seats"][1]["bot"] == "greedy"  # type: ignore[index]
+    assert host.current["table"]["seats"][1]["bot"] == "greedy"
     # while the bot plays, the phone offers no move of its own
     assert page.query_selector_all("[data-action]:not([disabled])") == []
 

@@ -136,7 +136,7 @@ def wait_for_version(page: Any, version: int) -> None:
 
 def join_as_host(server: ServerProcess, name: str) -> Phone:
     lobby = Phone(server.url).connect()
-    code = lobby.latest["table"]["code"]  # type: ignore[index]
+    code = lobby.current["table"]["code"]
     lobby.disconnect()
     host = Phone(server.url, {"code": code}, name=name).connect()
     assert host.join(name)["ok"]
@@ -215,9 +215,9 @@ def test_the_table_display_fits_both_screens_in_every_language(
     host = join_as_host(server, "Anna-Katharina")
     tables = Tables(browser, server.url, players)
     for bot in ["greedy", "random"] * 3:
-        if len(host.latest["table"]["seats"]) < players:  # type: ignore[index]
+        if len(host.current["table"]["seats"]) < players:
             assert host.command("add_bot", bot=bot)["ok"]
-    tables.measure("lobby", "lobby", host.latest["version"])  # type: ignore[index]
+    tables.measure("lobby", "lobby", host.current["version"])
     assert host.command("start")["ok"]
     host.wait(lambda v: v["game"] is not None)
 

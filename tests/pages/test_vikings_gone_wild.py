@@ -193,7 +193,7 @@ def pending_values(watched: list[Watched]) -> dict[str, int]:
         for _, message in phone.messages:
             game = message.get("game")
             own = game and game.get("private") and game["private"]["attack"]
-            if own:
+            if game and own:
                 attacker = game["public"]["attack"]["attacker"]
                 fingerprint = message["table"]["fingerprints"][str(attacker)]
                 out[fingerprint] = own["attack"]

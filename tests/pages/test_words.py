@@ -23,7 +23,10 @@ READ = """async ([lang, asks]) => {
     : key === "place" ? eketorp.placeName(params, seats) : common.t(key, params));
 }"""
 
-EXPECTED = {
+# per language: ((catalog key, its parameters or a place's name), the sentence it reads)
+Cases = list[tuple[tuple[str, dict[str, Any] | str], str]]
+
+EXPECTED: dict[str, Cases] = {
     "en": [
         (
             ("fight.swap_cost", {"n": 1, "amulets": 5}),
@@ -111,7 +114,7 @@ READ_VOB = """async ([lang, asks]) => {
     : key === "piece" ? vob.pieceWords(params) : common.t(key, params));
 }"""
 
-EXPECTED_VOB = {
+EXPECTED_VOB: dict[str, Cases] = {
     "en": [
         (("log", {"e": "end", "winners": [0]}), "The game is over: Anna wins."),
         (("log", {"e": "end", "winners": [0, 1]}), "The game is over: Anna, Bram win."),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +11,9 @@ import pytest
 
 from server.app import Longhall, create_app
 from server.config import Settings
+from server.games.api import GameState
+from server.games.eketorp import EketorpState
+from server.table import Table
 from tests.support import apply_patch
 
 
@@ -30,7 +33,7 @@ class Client:
 
     def pump(self) -> list[dict[str, Any]]:
         if self.connected:
-            got = self.sio.get_received()
+            got: list[dict[str, Any]] = self.sio.get_received()
         else:  # what arrived before the server hung up
             got, self.sio.queue = list(self.sio.queue), []
         self.messages.extend(got)
@@ -41,7 +44,7 @@ class Client:
         self.pump()
         latest: dict[str, Any] | None = None
         for message in self.messages:
-            body = message["args"][0] if message["args"] else None
+            body: Any = message["args"][0] if message["args"] else None  # JSON
             if message["name"] in ("snapshot", "update"):
                 latest = body
             elif message["name"] == "patch" and latest is not None:
@@ -60,9 +63,9 @@ class Client:
             "version": version if version is not None else self.lh.table.data.version,
             **fields,
         }
-        ack = self.sio.emit("command", payload, callback=True)
+        ack: dict[str, Any] = self.sio.emit("command", payload, callback=True)
         self.pump()
-        return ack  # type: ignore[no-any-return]
+        return ack
 
     def act(self, **action: Any) -> dict[str, Any]:
         return self.send("act", action=action)
@@ -95,12 +98,29 @@ def scripted(tmp_path: Path) -> Iterator[Longhall]:
     lh.stop()
 
 
+# the ``guest`` fixture: connects one more phone that has not joined
+Guest = Callable[[], Client]
+
+
 @pytest.fixture
-def guest(longhall: Longhall):  # type: ignore[no-untyped-def]
+def guest(longhall: Longhall) -> Guest:
     def make() -> Client:
         return Client(longhall, {"code": longhall.table.data.code})
 
     return make
+
+
+def game(table: Table) -> GameState:
+    """The table's game, for a test that started one."""
+    assert table.state is not None, "no game is running"
+    return table.state
+
+
+def eketorp(table: Table) -> EketorpState:
+    """The table's game as the Eketorp state a test set up."""
+    state = table.state
+    assert isinstance(state, EketorpState), state
+    return state
 
 
 def seated(longhall: Longhall, names: list[str]) -> list[Client]:

@@ -18,7 +18,7 @@ from server.config import DB_NAME
 from server.table import Identity
 
 from ..support import Phone, ServerProcess
-from .conftest import seated
+from .conftest import eketorp, seated
 
 BOUND = 120.0  # seconds: a stuck server fails the test instead of hanging it (not a timing)
 
@@ -81,7 +81,7 @@ def test_phones_are_answered_while_an_expert_thinks(
 ) -> None:
     proc, gate = gated
     lobby = Phone(proc.url).connect()
-    code = lobby.latest["table"]["code"]  # type: ignore[index]
+    code = lobby.current["table"]["code"]
     lobby.disconnect()
     anna = Phone(proc.url, {"code": code}, name="Anna").connect()
     bob = Phone(proc.url, {"code": code}, name="Bob")
@@ -128,6 +128,6 @@ def test_a_bot_move_decided_on_a_stale_view_is_refused(longhall: Longhall) -> No
         payload = {"type": "act", "id": "bot-stale", "version": turn.version, "action": action}
         ack = table.submit(Identity("bot", turn.seat), payload)
     assert not ack["ok"] and ack["error"]["code"] == "stale_version"
-    assert table.state.plans[turn.seat] == {}  # type: ignore[union-attr]  # nothing changed
+    assert eketorp(table).plans[turn.seat] == {}  # nothing changed
     (fresh,) = table.bot_turns()
     assert fresh.version > turn.version and fresh.state is not table.state  # a copy to think on

@@ -173,7 +173,9 @@ def test_a_sound_store_after_a_kill_starts_where_it_was(killed_store: Path, tmp_
     assert not list(data.glob(f"{DB}.damaged-*"))
 
 
-def test_history_does_not_open_a_damaged_store(killed_store: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_history_does_not_open_a_damaged_store(
+    killed_store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """``longhall history`` opens the store for writing: on a 0-byte database that would have
     SQLite drop the -wal that holds the game."""
     from server.cli import main

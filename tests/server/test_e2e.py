@@ -9,6 +9,7 @@ import signal
 import threading
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture
-def server(tmp_path: Path):  # type: ignore[no-untyped-def]
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
     proc = ServerProcess(tmp_path, "--bot-delay", "0", "--rate-limit", "1000", "--seed", "42")
     proc.start()
     yield proc
@@ -34,7 +35,7 @@ def server(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 def seat_phones(server: ServerProcess, names: list[str], bots: list[str]) -> list[Phone]:
     lobby = Phone(server.url).connect()
-    table_code = lobby.latest["table"]["code"]  # type: ignore[index]
+    table_code = lobby.current["table"]["code"]
     lobby.disconnect()
     phones = []
     version = 0
@@ -85,7 +86,7 @@ def play_step(phones: list[Phone], seed: int) -> tuple[Phone, str, dict[str, Any
 
 def settle(phones: list[Phone]) -> None:
     """Wait until every phone has seen the same, latest version."""
-    target = max(p.latest["version"] for p in phones)  # type: ignore[index]
+    target = max(p.current["version"] for p in phones)
     for p in phones:
         p.wait(lambda v, t=target: v["version"] >= t)
 
@@ -142,6 +143,7 @@ def test_a_whole_game_with_three_phones_and_three_bots_leaks_nothing(server: Ser
                 if body["version"] < version:
                     assert salt not in text
             for other in phones:
+                assert other.token is not None
                 assert other.token not in text
     assert checked > 1000
 
@@ -166,9 +168,9 @@ def run_script(
         phone, kind, fields = step
         assert kind != "wait"
         cid = uuid.uuid4().hex
-        version = phone.latest["version"]  # type: ignore[index]
+        version = phone.current["version"]
         due = kill_every is not None and acked and acked % kill_every == 0 and killed_at != acked
-        in_flight = due and acked % (kill_every * 3) == kill_every * 2  # type: ignore[operator]
+        in_flight = due and kill_every is not None and acked % (kill_every * 3) == kill_every * 2
         if in_flight:
             # power cut while a command is on its way: no answer; the phone sends it again
             threading.Thread(
@@ -191,7 +193,8 @@ def run_script(
             if not in_flight:
                 assert health["table_version"] == last_version
                 continue  # the script decides again from the restored views
-            phone = phones[phone.seat]  # type: ignore[index]
+            assert phone.seat is not None
+            phone = phones[phone.seat]
         ack = phone.command(kind, cid=cid, version=version, **fields)
         assert ack["ok"], ack
         last_version = ack["version"]
@@ -241,8 +244,8 @@ def test_a_phone_reconnects_in_every_phase_and_resumes_where_it_was(server: Serv
         step = play_step(phones, seed=9)
         if step is None:
             break
-        view = phones[0].latest
-        phase = view["game"]["public"]["phase"]  # type: ignore[index]
+        view = phones[0].current
+        phase = view["game"]["public"]["phase"]
         if phase not in seen_phases:
             seen_phases.add(phase)
             index = rnd.randrange(3)

@@ -6,6 +6,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -61,7 +62,9 @@ command_like = st.fixed_dictionaries(
 
 @settings(max_examples=250, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
-def test_fuzzed_payloads_never_crash_or_change_the_table(tmp_path_factory, data) -> None:  # type: ignore[no-untyped-def]
+def test_fuzzed_payloads_never_crash_or_change_the_table(
+    tmp_path_factory: pytest.TempPathFactory, data: st.DataObject
+) -> None:
     lh = FUZZ.get("lh")
     if lh is None:
         lh = create_app(

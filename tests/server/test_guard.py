@@ -7,6 +7,8 @@ import io
 import logging
 import threading
 
+import pytest
+
 from server.guard import FloodFilter, OneLineFormatter, _thread_exception, escape
 
 
@@ -63,7 +65,9 @@ def run_in_thread(name: str, error: BaseException) -> None:
         threading.excepthook = old
 
 
-def test_a_writer_meeting_a_closed_socket_is_quiet_other_errors_are_logged(caplog) -> None:  # type: ignore[no-untyped-def]
+def test_a_writer_meeting_a_closed_socket_is_quiet_other_errors_are_logged(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     caplog.set_level(logging.DEBUG, logger="longhall.guard")
     run_in_thread("Thread-7 (writer)", OSError(errno.EBADF, "Bad file descriptor"))
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]

@@ -11,6 +11,7 @@ import pytest
 
 from server.gamedata import default_config
 from server.games.api import Field, IllegalAction
+from server.games.phased import PhasedState
 from server.games.registry import GAMES
 
 from ..support import ROOT
@@ -43,7 +44,9 @@ def offered(state: Any) -> list[tuple[int | None, dict[str, Any]]]:
 
 @pytest.mark.parametrize("game", GAME_NAMES)
 def test_every_action_a_game_handles_is_declared_with_sizes(game: str) -> None:
-    state_class = type(GAMES[game].new(default_config(game, GAMES[game].min_players), 1))
+    state = GAMES[game].new(default_config(game, GAMES[game].min_players), 1)
+    assert isinstance(state, PhasedState)
+    state_class = type(state)
     shapes = state_class.ACTION_SHAPES
     handled = {
         kind

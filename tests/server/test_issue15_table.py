@@ -114,7 +114,7 @@ def test_padding_in_an_action_does_not_grow_the_store(tmp_path: Path) -> None:
             legal = anna.wait(lambda v: bool(v["game"] and v["game"]["legal"]))["game"]["legal"]
             place = next(a for a in legal if a["type"] == "place")
             assert anna.command("act", action=place)["ok"]
-            legal = anna.latest["game"]["legal"]  # type: ignore[index]
+            legal = anna.current["game"]["legal"]
             unplace = next(a for a in legal if a["type"] == "unplace")
             answer = anna.command("act", action={**unplace, "undo": padding})
             # refused (the table's bound on an action's size comes first); nothing was stored

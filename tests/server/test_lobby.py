@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from server.app import Longhall, create_app
 from server.config import Settings
 from server.netinfo import qr_svg
 from server.seats import hash_token
 
-from .conftest import Client, seated
+from .conftest import Client, Guest, seated
 
 
 def test_the_first_phone_to_join_is_the_host_and_gets_a_strong_token(
-    longhall: Longhall, guest
-) -> None:  # type: ignore[no-untyped-def]
+    longhall: Longhall, guest: Guest
+) -> None:
     anna = guest()
     assert anna.connected
     assert anna.last()["you"] is None  # a guest sees the public table
@@ -40,7 +42,7 @@ def test_joining_needs_the_table_code(longhall: Longhall) -> None:
     assert longhall.table.data.seats == []
 
 
-def test_colours_names_and_bots(longhall: Longhall, guest) -> None:  # type: ignore[no-untyped-def]
+def test_colours_names_and_bots(longhall: Longhall, guest: Guest) -> None:
     anna, bob = seated(longhall, ["Anna", "Bob"])
     assert [s["colour"] for s in anna.last()["table"]["seats"]] == ["red", "blue"]
     assert (
@@ -137,7 +139,7 @@ def test_start_needs_three_to_six_players_and_only_the_host_starts(longhall: Lon
         assert anna.send("join", name="X", colour="")["error"]["code"] == "already_seated"
 
 
-def test_table_full(longhall: Longhall, guest) -> None:  # type: ignore[no-untyped-def]
+def test_table_full(longhall: Longhall, guest: Guest) -> None:
     (anna,) = seated(longhall, ["Anna"])
     for _ in range(5):
         assert anna.send("add_bot", bot="random")["ok"]
@@ -268,8 +270,8 @@ def test_a_rematch_keeps_the_seats_and_may_switch_the_game(longhall: Longhall) -
 
 
 def test_a_lobby_change_makes_seat_commands_stale_but_not_adding_a_bot(
-    longhall: Longhall, guest
-) -> None:  # type: ignore[no-untyped-def]
+    longhall: Longhall, guest: Guest
+) -> None:
     anna, bob = seated(longhall, ["Anna", "Bob"])
     seen = longhall.table.data.version
     late = guest()
@@ -290,7 +292,9 @@ def test_the_history_never_gives_away_the_seed_of_a_game_being_played(longhall: 
     assert "seed" in anna.send("history")["games"][0]  # a game that is over may be replayed
 
 
-def test_a_join_answer_is_repeated_only_to_the_phone_that_asked(longhall: Longhall, guest) -> None:  # type: ignore[no-untyped-def]
+def test_a_join_answer_is_repeated_only_to_the_phone_that_asked(
+    longhall: Longhall, guest: Guest
+) -> None:
     first, second = guest(), guest()
     ack = first.send("join", cid="same-id-12345", name="Anna", colour="")
     again = first.send("join", cid="same-id-12345", name="Anna", colour="")
@@ -307,7 +311,9 @@ def test_healthz_tells_the_longhall_version(longhall: Longhall) -> None:
     assert body["phase"] == "lobby" and body["game"] == "eketorp" and body["table_version"] == 0
 
 
-def test_the_join_address_follows_the_machine_s_address(settings: Settings, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_the_join_address_follows_the_machine_s_address(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A Pi whose network comes up after the server (or that moves) shows the right join
     address and QR code without a restart."""
     import server.app as app_module

@@ -145,8 +145,10 @@ class FakeSocket:
         return self.address, 40000
 
 
-def route(monkeypatch: pytest.MonkeyPatch, address: str | None, interfaces: list[tuple[str, str]]):  # type: ignore[no-untyped-def]
-    monkeypatch.setattr(netinfo.socket, "socket", lambda *_: FakeSocket(address))
+def route(
+    monkeypatch: pytest.MonkeyPatch, address: str | None, interfaces: list[tuple[str, str]]
+) -> None:
+    monkeypatch.setattr("server.netinfo.socket.socket", lambda *_: FakeSocket(address))
     monkeypatch.setattr(netinfo, "ipv4_addresses", lambda: interfaces)
 
 

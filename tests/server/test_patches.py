@@ -30,14 +30,14 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
     server.start()
     try:
         spectator = Phone(server.url, name="spectator").connect()
-        code = spectator.latest["table"]["code"]  # type: ignore[index]
+        code = spectator.current["table"]["code"]
         phones = []
         for name in ("Anna", "Bob", "Cara"):
             phone = Phone(server.url, {"code": code}, name=name).connect()
             assert phone.join(name)["ok"]
             phones.append(phone)
         rnd = random.Random(5)
-        joined = phones[-1].latest["version"]  # type: ignore[index]
+        joined = phones[-1].current["version"]
         phones[0].wait(lambda v: v["version"] >= joined)  # the host starts with every seat seen
         started = phones[0].command("start")
         assert started["ok"], started
@@ -46,18 +46,18 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
             for phone in phones:  # every phone has seen the last command before the next
                 phone.wait(lambda v, t=version: v["version"] >= t and v["game"] is not None)
             mover = next(
-                (p for p in phones if progress_actions(p.latest["game"]["legal"])),  # type: ignore[index]
+                (p for p in phones if progress_actions(p.current["game"]["legal"])),
                 None,
             )
             if mover is None:
-                table_actions = phones[0].latest["game"]["public"]["table_actions"]  # type: ignore[index]
+                table_actions = phones[0].current["game"]["public"]["table_actions"]
                 ack = phones[0].command("table", action={"type": table_actions[0]})
             else:
-                legal = progress_actions(mover.latest["game"]["legal"])  # type: ignore[index]
+                legal = progress_actions(mover.current["game"]["legal"])
                 ack = mover.command("act", action=rnd.choice(legal))
             assert ack["ok"], ack
             version = ack["version"]
-        final = phones[0].latest["version"]  # type: ignore[index]
+        final = phones[0].current["version"]
         for client in [*phones, spectator]:
             client.wait(lambda v, t=final: v["version"] >= t)
         yield {"server": server, "phones": phones, "spectator": spectator}
@@ -106,12 +106,15 @@ def test_no_patch_carries_another_seats_secret(played: dict[str, Any]) -> None:
                         assert private not in wire
 
 
-def test_a_gap_in_the_patches_makes_the_client_ask_for_a_snapshot(played: dict[str, Any]) -> None:
+def test_a_gap_in_the_patches_makes_the_client_ask_for_a_snapshot(
+    played: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
     server: ServerProcess = played["server"]
     cara = played["phones"][2]
     late = Phone(server.url, name="late").connect()
     try:
-        real, lost = late._patch, []
+        real = late._patch
+        lost: list[dict[str, Any]] = []
 
         def lossy(patch: dict[str, Any]) -> None:
             if not lost:  # the first patch never arrives
@@ -119,7 +122,7 @@ def test_a_gap_in_the_patches_makes_the_client_ask_for_a_snapshot(played: dict[s
                 return
             real(patch)
 
-        late._patch = lossy  # type: ignore[method-assign]
+        monkeypatch.setattr(late, "_patch", lossy)
         cara.disconnect()  # everyone sees Cara go ...
         late.wait(lambda v: len(lost) == 1)
         cara.connect()  # ... and come back: this patch does not follow what `late` has
@@ -127,7 +130,7 @@ def test_a_gap_in_the_patches_makes_the_client_ask_for_a_snapshot(played: dict[s
         now = late.sio.call("snapshot", timeout=10)
         late.wait(lambda v: v["seq"] >= now["seq"])  # the snapshot it asked for has come
         assert late.resyncs == 1
-        assert late.latest["table"]["seats"][2]["connected"]  # type: ignore[index]
+        assert late.current["table"]["seats"][2]["connected"]
         assert late.latest == late.sio.call("snapshot", timeout=10)
     finally:
         late.disconnect()

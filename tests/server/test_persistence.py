@@ -4,12 +4,16 @@ the table exactly; finished games stay in the store and replay from their logs."
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
+from typing import Any, NoReturn
+
+import pytest
 
 from server.app import create_app
 from server.config import Settings
 from server.table import Identity, Table, replay_game
 
-from .conftest import Client, seated
+from .conftest import Client, eketorp, game, seated
 
 
 def drive(table: Table, steps: int) -> None:
@@ -46,7 +50,7 @@ def test_the_store_is_wal_with_full_sync(settings: Settings) -> None:
         lh.stop()
 
 
-def test_a_restart_restores_lobby_seats_tokens_and_game_exactly(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_restart_restores_lobby_seats_tokens_and_game_exactly(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path, gpio="off", bot_delay=0, snapshot_every=7)
     lh = create_app(settings)
     anna, bob = seated(lh, ["Anna", "Bob"])
@@ -56,7 +60,7 @@ def test_a_restart_restores_lobby_seats_tokens_and_game_exactly(tmp_path) -> Non
     assert anna.send("start")["ok"]
     assert anna.act(type="place", to="A")["ok"]
     drive(lh.table, 40)
-    assert lh.table.state.committed[2:] == [True, True, True]
+    assert eketorp(lh.table).committed[2:] == [True, True, True]
     before = lh.table.snapshot()
     code = lh.table.data.code
     lh.stop()
@@ -72,7 +76,7 @@ def test_a_restart_restores_lobby_seats_tokens_and_game_exactly(tmp_path) -> Non
         again.stop()
 
 
-def test_the_journal_is_pruned_at_snapshots(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_journal_is_pruned_at_snapshots(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path, gpio="off", bot_delay=0, snapshot_every=10)
     lh = create_app(settings)
     (anna,) = seated(lh, ["Anna"])
@@ -92,7 +96,7 @@ def test_the_journal_is_pruned_at_snapshots(tmp_path) -> None:  # type: ignore[n
     assert seqs == list(range(snap + 1, version + 1))
 
 
-def test_finished_games_are_kept_and_replay_from_their_logs(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_finished_games_are_kept_and_replay_from_their_logs(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path, gpio="off", bot_delay=0)
     lh = create_app(settings)
     (anna,) = seated(lh, ["Anna"])
@@ -106,7 +110,7 @@ def test_finished_games_are_kept_and_replay_from_their_logs(tmp_path) -> None:  
     assert table.data.status == "over"
     games = table.store.games()
     assert games[0]["status"] == "finished"
-    final = table.state.to_dict()
+    final = game(table).to_dict()
     replayed = replay_game(table.store, games[0]["id"])
     assert replayed.to_dict() == final
     assert games[0]["result"]["scores"] == [s for s in replayed.scores()]
@@ -116,29 +120,29 @@ def test_finished_games_are_kept_and_replay_from_their_logs(tmp_path) -> None:  
 def fail_next_write(table: Table, where: str = "append") -> None:
     """Make the store's next write fail, as a full or broken SD card would."""
     store = table.store
+    patch = pytest.MonkeyPatch()  # undone by the failing write itself
     if where == "append":
-        real = store.append
 
-        def failing(*args, **kwargs):  # type: ignore[no-untyped-def]
-            store.append = real  # type: ignore[method-assign]
+        def failing(*args: object, **kwargs: object) -> NoReturn:
+            patch.undo()
             raise OSError("No space left on device")
 
-        store.append = failing  # type: ignore[method-assign]
+        patch.setattr(store, "append", failing)
     else:  # the COMMIT itself fails, the transaction is left open
         real_execute = store.db.execute
         con = store.db
 
         class Flaky:
-            def __getattr__(self, name):  # type: ignore[no-untyped-def]
+            def __getattr__(self, name: str) -> Any:
                 return getattr(con, name)
 
-            def execute(self, sql, *args):  # type: ignore[no-untyped-def]
+            def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
                 if sql == "COMMIT":
-                    store.db = con
+                    patch.undo()
                     raise sqlite3.OperationalError("disk I/O error")
                 return real_execute(sql, *args)
 
-        store.db = Flaky()  # type: ignore[assignment]
+        patch.setattr(store, "db", Flaky())
 
 
 def test_a_failed_write_refuses_the_command_and_changes_nothing(settings: Settings) -> None:
@@ -153,7 +157,7 @@ def test_a_failed_write_refuses_the_command_and_changes_nothing(settings: Settin
         assert anna.send("start")["ok"]
         bob_view = bob.sio.emit("snapshot", callback=True)
         assert bob_view["you"]["seat"] == 1
-        assert bob_view["game"]["private"]["hand"] == sorted(lh.table.state.hands[1])
+        assert bob_view["game"]["private"]["hand"] == sorted(eketorp(lh.table).hands[1])
     finally:
         lh.stop()
 
@@ -178,7 +182,9 @@ def test_a_failed_commit_is_rolled_back_and_the_table_goes_on(settings: Settings
         again.stop()
 
 
-def test_a_bug_half_way_through_a_command_changes_nothing(settings: Settings, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_a_bug_half_way_through_a_command_changes_nothing(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A command that fails with an unexpected error after the game moved (here: the plan
     fingerprints) is answered ``server_error`` and the table goes back to what is stored."""
     from server import fingerprints
@@ -190,12 +196,12 @@ def test_a_bug_half_way_through_a_command_changes_nothing(settings: Settings, mo
         before = lh.table.snapshot()
         real = fingerprints.update
 
-        def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
+        def broken(*args: object, **kwargs: object) -> NoReturn:
             monkeypatch.setattr(fingerprints, "update", real)
             raise RuntimeError("a bug")
 
         monkeypatch.setattr(fingerprints, "update", broken)
-        place = next(a for a in lh.table.state.legal_actions(0) if a["type"] == "place")
+        place = next(a for a in game(lh.table).legal_actions(0) if a["type"] == "place")
         ack = anna.act(**place)
         assert ack["error"]["code"] == "server_error" and ack["version"] == before["version"]
         assert lh.table.snapshot() == before  # in memory: the plan is not half-placed

@@ -12,7 +12,7 @@ from server.games.api import progress_actions
 from server.table import Identity, Table
 from tests.support import received
 
-from .conftest import Client, seated
+from .conftest import Client, game, seated
 
 
 def record_versions(table: Table) -> tuple[dict[int, Any], dict[str, list[int]]]:
@@ -43,7 +43,7 @@ def play_whole_game(longhall: Longhall, phones: list[Client], seed: int) -> None
         for phone in phones:
             view = phone.last()
             legal = progress_actions(view["game"]["legal"]) if view["game"] else []
-            if legal and phone.seat in table.state.active_seats():
+            if legal and phone.seat in game(table).active_seats():
                 ack = phone.send("act", version=view["version"], action=rnd.choice(legal))
                 assert ack["ok"] or ack["error"]["code"] == "stale_version", ack
                 moved = True
@@ -99,6 +99,7 @@ def test_no_message_holds_another_seats_secret(scripted: Longhall) -> None:
                 checked += 1
             # 2. no token and no token hash, ever; no salt before its reveal
             for token in tokens.values():
+                assert token is not None
                 assert token not in text, "a seat token in an update"
             assert not any(h in text for h in hashes)
             for salt, (_, revealed) in salts.items():

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from server.app import Longhall
 from server.table import Table
 
-from .conftest import seated
+from .conftest import eketorp, seated
 
 STUCK = 300.0  # seconds without the awaited change: something is broken, not slow
 
@@ -28,7 +28,7 @@ def test_a_stand_in_plays_at_once_while_the_phone_is_open(longhall: Longhall) ->
     assert bob.connected and bob.last()["game"]["legal"]  # Bob's phone is open, his turn to plan
     assert anna.send("botify", seat=1, bot="greedy")["ok"]
     # the bot plans and commits for Bob though his phone is still connected
-    wait_for(table, lambda: table.state.committed[1])
+    wait_for(table, lambda: eketorp(table).committed[1])
     for phone in (anna, bob, cara):  # everyone, the host and Bob too, sees who plays the seat
         seat = phone.last()["table"]["seats"][1]
         assert seat["bot"] == "greedy" and seat["connected"] and seat["away_since"] is None

@@ -22,7 +22,8 @@ def app(path: Path) -> Longhall:
 
 
 def public(phone: Client) -> dict[str, Any]:
-    return phone.last()["game"]["public"]
+    view: dict[str, Any] = phone.last()["game"]["public"]
+    return view
 
 
 def to_players_phase(anna: Client, bob: Client) -> None:

@@ -299,10 +299,10 @@ def test_an_update_with_nothing_new_needs_no_network(tmp_path: Path) -> None:
     assert "dependencies are unchanged" in out
     assert f"-m compileall -q {prefix}/server {prefix}/hardware" in steps
     # one package gone: apt installs that one (and only then needs the network)
-    out = dry_run("--update", etc=etc, env=debian(tmp_path / "bin", installed=tuple(every[1:])))
+    done = dry_run("--update", etc=etc, env=debian(tmp_path / "bin", installed=tuple(every[1:])))
     assert (
         "apt-get install -y --no-install-recommends python3\n"
-        in "\n".join(commands(out.stdout)) + "\n"
+        in "\n".join(commands(done.stdout)) + "\n"
     )
 
 

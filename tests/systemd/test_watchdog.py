@@ -56,7 +56,12 @@ def test_without_systemd_nothing_is_sent() -> None:
 def test_a_held_table_lock_stops_the_heartbeat() -> None:
     lock = threading.RLock()
     sent: list[str] = []
-    heartbeat = Heartbeat(lock, timeout=0.1, send=lambda m: sent.append(m) or True)
+
+    def send(message: str) -> bool:
+        sent.append(message)
+        return True
+
+    heartbeat = Heartbeat(lock, timeout=0.1, send=send)
     assert heartbeat.beat() and sent == ["WATCHDOG=1"]
 
     taken, done = threading.Event(), threading.Event()

@@ -10,6 +10,7 @@ from collections import Counter
 from typing import Any
 
 from server.gamedata import default_config
+from server.games.api import GameState
 from server.games.eketorp import SPEC, EketorpState
 from server.games.eketorp import rules as R
 
@@ -20,7 +21,12 @@ def new_game(players: int = 4, seed: int = 1, **config: Any) -> EketorpState:
     """A new game in its first planning phase (house deck)."""
     cfg = default_config("eketorp", players)
     cfg.update(config)
-    st: EketorpState = SPEC.new(cfg, seed)
+    return eketorp(SPEC.new(cfg, seed))
+
+
+def eketorp(st: GameState) -> EketorpState:
+    """The state the spec made, as the game's own type."""
+    assert isinstance(st, EketorpState)
     return st
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from server.games.api import IllegalAction
-from server.games.eketorp import SPEC
+from server.games.eketorp import SPEC, EketorpState
 
 from .helpers import (
     BLUE,
@@ -23,7 +23,7 @@ from .helpers import (
 from .test_planning import refused
 
 
-def arena(players: int = 4, **fields: dict[str, int]):  # type: ignore[no-untyped-def]
+def arena(players: int = 4, **fields: dict[str, int]) -> EketorpState:
     st = new_game(players)
     clear_fields(st)
     for fld, stones in fields.items():

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from server.games.api import IllegalAction
-from server.games.eketorp import SPEC
+from server.games.api import Action, IllegalAction, Seat
+from server.games.eketorp import SPEC, EketorpState
 
 from .helpers import BLUE, GREEN, RED, YELLOW, clear_fields, new_game, ok, plan, set_field, siege
 
 
-def refused(st, seat, action, code):  # type: ignore[no-untyped-def]
+def refused(st: EketorpState, seat: Seat, action: Action, code: str) -> IllegalAction:
     before = st.to_dict()
     with pytest.raises(IllegalAction) as err:
         st.apply(seat, action)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -18,6 +19,7 @@ from server.games.eketorp import SPEC
 from server.games.eketorp import rules as R
 
 from ..conformance import assert_no_leak, new_state, step
+from .helpers import eketorp
 
 
 @settings(max_examples=24, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -29,7 +31,7 @@ from ..conformance import assert_no_leak, new_state, step
 def test_whole_random_games_conserve_everything(players: int, seed: int, deck: str) -> None:
     from server.gamedata import default_config
 
-    state = SPEC.new({**default_config("eketorp", players), "deck": deck}, seed)
+    state = eketorp(SPEC.new({**default_config("eketorp", players), "deck": deck}, seed))
     rnd = random.Random(seed)
     log = []
     amulets = list(state.amulets)
@@ -89,8 +91,8 @@ def test_whole_random_games_conserve_everything(players: int, seed: int, deck: s
     ),
 )
 def test_any_input_is_applied_fully_or_refused_without_a_trace(
-    seed: int, steps: int, junk: dict
-) -> None:  # type: ignore[type-arg]
+    seed: int, steps: int, junk: dict[str, Any]
+) -> None:
     """Whatever a client sends: either it is a legal action and applies, or it raises
     IllegalAction and the state is untouched."""
     from server.games.api import IllegalAction
@@ -114,7 +116,7 @@ def test_any_input_is_applied_fully_or_refused_without_a_trace(
             return
 
 
-def _same_loot(action: dict, legal: list[dict]) -> bool:  # type: ignore[type-arg]
+def _same_loot(action: dict[str, Any], legal: list[dict[str, Any]]) -> bool:
     """Loot may list its stones in another order than legal_actions does."""
     if action.get("type") != "loot":
         return False

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -12,9 +14,9 @@ from server.games.api import IllegalAction
 from server.games.eketorp import SPEC
 from server.games.eketorp import rules as R
 from server.games.eketorp import setup as eketorp_setup
-from server.games.rng import Rng
+from server.games.rng import Rng, T
 
-from .helpers import new_game, ok, plan
+from .helpers import eketorp, new_game, ok, plan
 
 
 @pytest.mark.parametrize("players", [2, 7, 0])
@@ -71,9 +73,9 @@ def test_setup_redeal_until_a_card_of_four_or_more() -> None:
 class _SpyRng(Rng):
     """A seeded generator that also notes every pile of combat cards it shuffles."""
 
-    piles: list[list[int]]
+    piles: list[list[Any]]  # the cards of every pile shuffled
 
-    def shuffle(self, items: list) -> None:  # type: ignore[type-arg]
+    def shuffle(self, items: list[T]) -> None:
         if len(items) > R.MATERIAL_CARDS:  # a combat-card pile, not the material deck's order
             self.piles.append(list(items))
         super().shuffle(items)
@@ -130,7 +132,7 @@ def test_rulebook_material_card_eight_stones_for_three_or_four_and_ten_for_five_
     for players, expected in [(3, (3, 4, 1)), (4, (3, 4, 1)), (5, (4, 5, 1)), (6, (4, 5, 1))]:
         cfg = default_config("eketorp", players)
         cfg["material_cards"] = [dict(card, id=i) for i in range(12)]
-        st = SPEC.new(cfg, 7)
+        st = eketorp(SPEC.new(cfg, 7))
         totals = {s: sum(st.fields[f][s] for f in R.FIELDS) for s in R.STONES}
         assert (totals["grass"], totals["wood"], totals["clay"]) == expected
         assert sum(totals.values()) == (8 if players <= 4 else 10)
@@ -141,7 +143,7 @@ def test_new_stones_go_on_top_of_stones_still_lying_there() -> None:
     cfg = default_config("eketorp", 3)
     card = {"id": 1, "stones": [{"field": "A", "stone": "clay", "count": 1, "extra": 0}]}
     cfg["material_cards"] = [dict(card, id=i) for i in range(12)]
-    st = SPEC.new(cfg, 1)
+    st = eketorp(SPEC.new(cfg, 1))
     assert st.fields["A"]["clay"] == 1
     # everyone defends: nobody takes the clay, it stays (R7.2) and round 2 adds one more
     plan(st, {})
@@ -155,7 +157,7 @@ def test_supply_shortage_places_what_is_left() -> None:
     cfg = default_config("eketorp", 3)
     card = {"id": 1, "stones": [{"field": "B", "stone": "stone", "count": 8, "extra": 0}]}
     cfg["material_cards"] = [dict(card, id=i) for i in range(12)]
-    st = ok(SPEC.new(cfg, 1))
+    st = ok(eketorp(SPEC.new(cfg, 1)))
     assert st.fields["B"]["stone"] == 6
     assert st.card is not None and st.card["short"] == {"B": {"stone": 2}}
 
@@ -190,7 +192,7 @@ def test_a_broken_deck_file_is_refused_with_a_reason(deck: object) -> None:
     assert "material deck" in err.value.message
 
 
-def test_a_user_deck_file_in_the_data_dir_replaces_the_house_deck(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_user_deck_file_in_the_data_dir_replaces_the_house_deck(tmp_path: Path) -> None:
     # D1: players who own the box can edit the deck to match their copy
     mine = [
         {"id": i, "stones": [{"field": "G", "stone": "wood", "count": 3, "extra": 1}]}
@@ -198,7 +200,7 @@ def test_a_user_deck_file_in_the_data_dir_replaces_the_house_deck(tmp_path) -> N
     ]
     (tmp_path / "eketorp-material-cards.json").write_text(json.dumps({"cards": mine}))
     cfg = default_config("eketorp", 5, data_dir=tmp_path)
-    st = SPEC.new(cfg, 3)
+    st = eketorp(SPEC.new(cfg, 3))
     assert st.fields["G"]["wood"] == 4
 
 

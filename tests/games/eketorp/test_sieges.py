@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from server.games.eketorp import EketorpState
 from server.games.eketorp import rules as R
 
 from .helpers import (
@@ -25,7 +26,7 @@ from .test_planning import refused
 RED_CASTLE = [["wood"], ["grass"], ["stone", "grass", "grass"], ["clay", "wood"], [], ["grass"]]
 
 
-def besieged(defenders: int = 1, players: int = 4):  # type: ignore[no-untyped-def]
+def besieged(defenders: int = 1, players: int = 4) -> EketorpState:
     st = new_game(players)
     clear_fields(st)
     set_castle(st, RED, RED_CASTLE)

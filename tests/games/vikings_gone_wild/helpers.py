@@ -32,7 +32,8 @@ def new_game(players: int = 3, seed: int = 1, **config: Any) -> WildState:
     """A new game waiting for the players' first missions (the house card data)."""
     cfg = default_config("vikings_gone_wild", players)
     cfg.update(config)
-    st: WildState = SPEC.new(cfg, seed)
+    st = SPEC.new(cfg, seed)
+    assert isinstance(st, WildState)
     return st
 
 

@@ -9,6 +9,7 @@ import pytest
 from server.cli import main
 from server.gamedata import default_config
 from server.games.vikings_gone_wild import SPEC
+from server.games.vikings_gone_wild.bots import GreedyBot
 from server.simulate import play_game
 
 from ..conformance import greedy_win_share
@@ -38,6 +39,7 @@ def test_greedy_attacks_the_weakest_building_with_its_best_attack() -> None:
     st.done[VINCENT] = [{"name": "", "points": 1}, {"name": "", "points": 1}]
     st.villages[VINCENT][0]["level"] = 3
     bot = SPEC.bots["greedy"](1)
+    assert isinstance(bot, GreedyBot)
     bot.built = True
     bot.turn = (st.round, VINCENT)
     pick = bot.choose(st, VINCENT)
@@ -45,7 +47,9 @@ def test_greedy_attacks_the_weakest_building_with_its_best_attack() -> None:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_simulate_json_for_every_player_count(capsys, players: int) -> None:  # type: ignore[no-untyped-def]
+def test_simulate_json_for_every_player_count(
+    capsys: pytest.CaptureFixture[str], players: int
+) -> None:
     argv = ["simulate", "--game", "vikings_gone_wild", "--players", str(players)]
     argv += ["--games", "2", "--seed", "5", "--bots", "mixed", "--json"]
     assert main(argv) == 0
@@ -58,7 +62,7 @@ def test_simulate_json_for_every_player_count(capsys, players: int) -> None:  # 
     assert totals["games"] == 2
 
 
-def test_simulate_is_deterministic_for_a_seed(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_simulate_is_deterministic_for_a_seed(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["simulate", "--game", "vikings_gone_wild", "--players", "3", "--games", "2"]
     argv += ["--bots", "random", "--json"]
     main(argv)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from server.games.vikings_gone_wild import SPEC
+from server.games.vikings_gone_wild import SPEC, WildState
 
 from .helpers import MARIE, VINCENT, finish_turn, give, ok, refused, set_level, to_players, turn_of
 
@@ -32,10 +32,10 @@ def test_a_building_bought_is_under_construction_until_the_next_turn() -> None:
     assert len(st.villages[VINCENT]) == 2  # W3.1: buildings stay
 
 
-def _targets(st: object, seat: int) -> list[tuple[int, int]]:
+def _targets(st: WildState, seat: int) -> list[tuple[int, int]]:
     from server.games.vikings_gone_wild.turn import targets
 
-    return targets(st, seat)  # type: ignore[arg-type]
+    return targets(st, seat)
 
 
 def test_never_more_than_three_of_a_kind() -> None:

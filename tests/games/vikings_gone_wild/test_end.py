@@ -131,10 +131,10 @@ def test_both_or_neither_meeting_it_draws_again_then_a_shared_win() -> None:
     # W9.6, W9.7, D17
     st = at_bonus(2, [40, 40])
     claim(st, {VINCENT: [True] * 4, MARIE: [True] * 4})
-    drawn = []
+    drawn: list[int] = []
     for k in range(4):
-        assert st.phase == "tiebreak"
-        drawn.append(st.tiebreak["card"] if st.tiebreak else None)
+        assert st.phase == "tiebreak" and st.tiebreak is not None
+        drawn.append(st.tiebreak["card"])
         st.apply(VINCENT, {"type": "tiebreak", "meets": k % 2 == 0})
         st.apply(MARIE, {"type": "tiebreak", "meets": k % 2 == 0})
     assert st.is_over() and st.winners() == [VINCENT, MARIE]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -171,10 +173,10 @@ def test_end_marks(players: int, allowed: tuple[int, ...], default: int) -> None
         ),
     ],
 )
-def test_card_data_is_checked(change: object) -> None:
+def test_card_data_is_checked(change: Callable[[dict[str, Any]], object]) -> None:
     # D1, D10: a group's copy of the card data is checked before a game starts
     cards = copy.deepcopy(load_vikings_gone_wild_cards())
-    change(cards)  # type: ignore[operator]
+    change(cards)
     cfg = default_config("vikings_gone_wild", 3)
     cfg["cards"] = cards
     with pytest.raises(IllegalAction) as err:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from server.gamedata import default_config
-from server.games.api import IllegalAction
+from server.games.api import GameState, IllegalAction
 from server.games.vikings_on_board import SPEC, VikingsState
 from server.games.vikings_on_board import rules as R
 
@@ -22,7 +22,12 @@ def new_game(players: int = 4, seed: int = 1, **config: Any) -> VikingsState:
     """A new game waiting for the first viking (the shipped component data)."""
     cfg = default_config("vikings_on_board", players)
     cfg.update(config)
-    st: VikingsState = SPEC.new(cfg, seed)
+    return vikings(SPEC.new(cfg, seed))
+
+
+def vikings(st: GameState) -> VikingsState:
+    """The state the spec made, as the game's own type."""
+    assert isinstance(st, VikingsState)
     return st
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -88,8 +89,8 @@ WORDS = ["market", "move", "exchange", "tavern_1", "red", "blue", "furs", "metal
     ),
 )
 def test_any_input_is_applied_fully_or_refused_without_a_trace(
-    players: int, seed: int, steps: int, junk: dict
-) -> None:  # type: ignore[type-arg]
+    players: int, seed: int, steps: int, junk: dict[str, Any]
+) -> None:
     """Whatever a client sends: either it is a legal action and applies, or it raises
     IllegalAction and the state is untouched."""
     state = new_state(SPEC, players, seed)

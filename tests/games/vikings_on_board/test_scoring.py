@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from server.games.vikings_on_board import VikingsState
+
 from .helpers import BLUE, GREEN, RED, YELLOW, new_game, ok, play_out, set_market
 
 
-def _give(st, seat, kinds):  # type: ignore[no-untyped-def]
+def _give(st: VikingsState, seat: int, kinds: list[str]) -> None:
     """Hand ``seat`` these chests from the piles (as if won at sailings)."""
     for kind in kinds:
         pile = next(p for p in st.piles if kind in p)
@@ -13,7 +15,7 @@ def _give(st, seat, kinds):  # type: ignore[no-untyped-def]
         st.chests[seat].append(kind)
 
 
-def _win_barrels(st, seat, barrels):  # type: ignore[no-untyped-def]
+def _win_barrels(st: VikingsState, seat: int, barrels: list[int]) -> None:
     for b in barrels:
         st.hands[seat].remove(b)
         st.won[seat].append(b)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,7 +14,7 @@ from server.games.api import IllegalAction
 from server.games.vikings_on_board import SPEC
 from server.games.vikings_on_board import rules as R
 
-from .helpers import BLUE, GREEN, RED, YELLOW, new_game, ok, piece
+from .helpers import BLUE, GREEN, RED, YELLOW, new_game, ok, piece, vikings
 
 
 @pytest.mark.parametrize("players", [1, 5, 0])
@@ -178,7 +179,7 @@ def test_a_user_edited_data_file_changes_the_game(tmp_path: Path) -> None:
         )
     )
     cfg = default_config("vikings_on_board", 2, data_dir=tmp_path)
-    st = ok(SPEC.new(cfg, 1))
+    st = ok(vikings(SPEC.new(cfg, 1)))
     assert st.barrels[0] == [2, 2, 3, 5]
     assert st.shields(piece(GREEN, 5)) == 4
     assert Counter(st.piles[0] + st.piles[1]) == {"furs": 4, "grain": 5, "metal": 6}
@@ -202,7 +203,9 @@ def test_a_user_edited_data_file_changes_the_game(tmp_path: Path) -> None:
         ({"extra": 1}, "unknown entry"),
     ],
 )
-def test_bad_component_data_is_refused_with_a_clear_message(change: dict, why: str) -> None:  # type: ignore[type-arg]
+def test_bad_component_data_is_refused_with_a_clear_message(
+    change: dict[str, Any], why: str
+) -> None:
     # D1-D3: the engine validates the data it receives
     cfg = default_config("vikings_on_board", 2)
     cfg["components"] = {**cfg["components"], **change}
@@ -222,9 +225,9 @@ def test_an_unreadable_data_file_is_a_bad_config(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "config", [None, {"players": 2}, {"players": 2, "components": {}, "oops": 1}]
 )
-def test_bad_settings_are_refused(config: object) -> None:
+def test_bad_settings_are_refused(config: Any) -> None:  # anything a client could send
     with pytest.raises(IllegalAction) as err:
-        SPEC.new(config, 1)  # type: ignore[arg-type]
+        SPEC.new(config, 1)
     assert err.value.code == "bad_config"
 
 
@@ -242,5 +245,5 @@ def test_the_config_builder_takes_the_options_every_game_takes() -> None:
     # V1.2: the turn order is drawn, so a start player changes nothing
     cfg = default_config("vikings_on_board", 3, start_player=2, colours=["blue", "red", "green"])
     assert cfg["colours"] == ["blue", "red", "green"] and "start_player" not in cfg
-    st = ok(SPEC.new(cfg, 4))
+    st = ok(vikings(SPEC.new(cfg, 4)))
     assert st.colours == [BLUE, RED, GREEN] and st.owners[YELLOW] is None

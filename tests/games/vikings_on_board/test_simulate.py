@@ -10,7 +10,9 @@ from server.cli import main
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_simulate_json_for_every_player_count(capsys, players: int) -> None:  # type: ignore[no-untyped-def]
+def test_simulate_json_for_every_player_count(
+    capsys: pytest.CaptureFixture[str], players: int
+) -> None:
     argv = ["simulate", "--game", "vikings_on_board", "--players", str(players)]
     argv += ["--games", "3", "--seed", "5", "--bots", "mixed", "--json"]
     assert main(argv) == 0
@@ -25,7 +27,7 @@ def test_simulate_json_for_every_player_count(capsys, players: int) -> None:  # 
     assert totals["games"] == 3 and totals["games_per_second"] > 0
 
 
-def test_simulate_is_deterministic_for_a_seed(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_simulate_is_deterministic_for_a_seed(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["simulate", "--game", "vikings_on_board", "--players", "3", "--games", "2"]
     argv += ["--bots", "random", "--json"]
     main(argv)
@@ -34,7 +36,7 @@ def test_simulate_is_deterministic_for_a_seed(capsys) -> None:  # type: ignore[n
     assert capsys.readouterr().out.splitlines()[:-1] == first
 
 
-def test_simulate_readable_summary_and_player_count(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_simulate_readable_summary_and_player_count(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--game", "vikings_on_board", "--players", "2", "--games", "2"]) == 0
     out = capsys.readouterr().out
     assert "Vikings on Board: 2 game(s), 2 players" in out and "games/s" in out

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from server.games.vikings_on_board import SPEC
+from server.games.vikings_on_board import SPEC, VikingsState
 from server.games.vikings_on_board import rules as R
 
 from .helpers import (
@@ -20,7 +20,7 @@ from .helpers import (
 )
 
 
-def _go(st, seat, building):  # type: ignore[no-untyped-def]
+def _go(st: VikingsState, seat: int, building: str) -> None:
     st.apply(seat, {"type": "go", "building": building})
 
 
@@ -31,7 +31,9 @@ def test_vikings_move_in_building_order_to_the_chiefs_side() -> None:
     moved = []
     while st.next_viking() is not None and st.round == 1:
         seat = st.active_seats()[0]
-        assert seat == st.spots[st.away][st.next_viking()]
+        viking = st.next_viking()
+        assert viking is not None
+        assert seat == st.spots[st.away][viking]
         moved.append(seat)
         st.apply(seat, st.legal_actions(seat)[-1])
         while st.phase == "act":
