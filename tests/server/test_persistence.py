@@ -117,13 +117,13 @@ def fail_next_write(table: Table, where: str = "append") -> None:
     """Make the store's next write fail, as a full or broken SD card would."""
     store = table.store
     if where == "append":
-        real = store.append
+        real = store.write
 
         def failing(*args, **kwargs):  # type: ignore[no-untyped-def]
-            store.append = real  # type: ignore[method-assign]
+            store.write = real  # type: ignore[method-assign]
             raise OSError("No space left on device")
 
-        store.append = failing  # type: ignore[method-assign]
+        store.write = failing  # type: ignore[method-assign]
     else:  # the COMMIT itself fails, the transaction is left open
         real_execute = store.db.execute
         con = store.db
