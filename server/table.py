@@ -107,6 +107,11 @@ class Table:
     def spec(self) -> GameSpec:
         return self.records.spec
 
+    @property
+    def stored(self) -> int:
+        """The last version on the disk: the one an answer outside a command may name."""
+        return self.journal.durable
+
     def present(self) -> set[int]:
         return self.connections.present()
 
