@@ -231,7 +231,7 @@ def main() -> None:
     rows = []
     for slow in (0.0, args.slow_ms):
         # on and off alternate, so that a change in the machine's load touches both alike
-        results = {}
+        results: dict[bool, dict[str, Any]] = {}
         for group in (True, False, True, False):
             got = run(group, slow, args.bursts // 2, args.solos // 2)
             if group in results:
