@@ -32,7 +32,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.engine import machine
+from server.config import Settings
 from server.games.api import progress_actions
+from server.store import Entry, Store
+from server.table import Identity, Table
 from tests.support import Phone, ServerProcess
 
 WAIT = 30.0
@@ -104,6 +107,54 @@ def run(group: bool, slow_ms: float, bursts: int, solos: int) -> dict[str, Any]:
         for phone in phones:
             phone.disconnect()
         server.stop()
+
+
+class QuickStore(Store):
+    """A real store whose writes cost nothing: what is left is the command's own path."""
+
+    def write(self, entries: list[Entry]) -> None:
+        self.commits += 1
+
+
+def path_alone(group: bool, commands: int) -> list[float]:
+    """The seconds one command alone spends in ``Table.submit`` (in this process, six seats,
+    one player placing and taking back a viking), its write taking no time: what group
+    commit's bookkeeping adds to a command that has no one to share its write with."""
+    data = Path(tempfile.mkdtemp(prefix="longhall-path-"))
+    store = QuickStore(data / "longhall.sqlite3")
+    table = Table(store, Settings(data_dir=data, gpio="off", seed=3), lambda ops: None)
+    table.group_commit = group
+    seats = []
+    for i in range(6):
+        who = table.connect(f"phone{i}", {"code": table.data.code})
+        table.welcome(who)
+        ack = table.submit(
+            who,
+            {
+                "type": "join",
+                "id": f"join-{i:04d}",
+                "version": table.data.version,
+                "name": f"P{i}",
+                "colour": "",
+            },
+        )
+        seats.append(Identity("seat", ack["seat"], f"phone{i}"))
+        table.connections.by_sid[f"phone{i}"] = seats[-1]
+    host = seats[table.data.host or 0]
+    assert table.submit(host, {"type": "start", "id": "start-game", "version": table.data.version})[
+        "ok"
+    ]
+    times = []
+    for n in range(commands):
+        kind = "place" if n % 2 == 0 else "unplace"
+        action = {"type": kind, ("to" if kind == "place" else "from"): "castle"}
+        cmd = {"type": "act", "id": f"tap-{n:06d}", "version": table.data.version, "action": action}
+        started = time.perf_counter()
+        ack = table.submit(host, cmd)
+        times.append(time.perf_counter() - started)
+        assert ack["ok"], ack
+    store.close()
+    return times
 
 
 def seat_six(server: ServerProcess) -> list[Phone]:
@@ -221,6 +272,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--bursts", type=int, default=60, help="bursts per configuration")
     parser.add_argument("--solos", type=int, default=100, help="single commands per configuration")
+    parser.add_argument("--path", type=int, default=400, help="commands per path run")
     parser.add_argument("--slow-ms", type=float, default=10.0, help="the slow write (SD card)")
     args = parser.parse_args()
     print(machine())
@@ -256,6 +308,17 @@ def main() -> None:
             f"| {statistics.mean(r['refused']):.2f} "
             f"| {1000 * statistics.median(r['alone']):.2f} | {1000 * pct(r['alone'], 0.9):.2f} |"
         )
+    # the command's own path, without the disk: group commit on and off, alternating
+    path: dict[bool, list[float]] = {True: [], False: []}
+    for _ in range(5):
+        for group in (True, False):
+            path[group] += path_alone(group, args.path)
+    on_us = 1e6 * statistics.median(path[True])
+    off_us = 1e6 * statistics.median(path[False])
+    print(
+        f"one command alone, its write taking no time ({5 * args.path} each): "
+        f"on {on_us:.0f} µs, off {off_us:.0f} µs (median), on/off = {on_us / off_us:.2f}"
+    )
     for slow in (0.0, args.slow_ms):
         on = next(r for s, g, r in rows if s == slow and g)
         off = next(r for s, g, r in rows if s == slow and not g)

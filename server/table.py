@@ -126,14 +126,21 @@ class Table:
 
     # -- admission ---------------------------------------------------------------------------
 
-    def submit(self, who: Identity, payload: object) -> JSON:
+    def submit(
+        self, who: Identity, payload: object, holds: Callable[[], bool] | None = None
+    ) -> JSON:
         """Check, apply, store and acknowledge one command; return the acknowledgement.
 
         The answer waits until the command's record is on the disk; so does every message
         showing its version. Commands that arrive together share one write (group commit,
-        :mod:`server.groupcommit`): the lock is let go while the disk is written.
+        :mod:`server.groupcommit`): the lock is let go while the disk is written. ``holds``,
+        checked under the lock first, refuses the command as stale if it says no (a bot's
+        move, if its seat is no longer its to play).
         """
         with self.lock:
+            if holds is not None and not holds():
+                stale = CommandError("stale_version", "The table moved on.")
+                return {"ok": False, "error": stale.to_dict(), "version": self.stored}
             answer, wait = self._admit(who, payload)
             if wait is None:
                 return answer
