@@ -70,6 +70,8 @@ class DiskWatch:
 
         monkeypatch.setattr(Sender, "emit", emit)
         self.watch_answers()
+        # the buttons' lights, and anything else that follows the table
+        lh.table.listeners.append(lambda table: self.check("listener", table.data.version))
 
     def watch_answers(self) -> None:
         """Watch the answers too (call again after a test client is made: it replaces this)."""
@@ -190,7 +192,7 @@ def test_six_plans_committed_together_share_one_write(table_of_six: Any) -> None
     # the first write held one plan; the five that came meanwhile went to the disk together
     assert store.groups == [[before + 1], list(range(before + 2, before + 7))]
     assert store.commits - commits == 2
-    assert {"answer", "patch"} <= {what for what, _, _ in watch.sent}
+    assert {"answer", "patch", "listener"} <= {what for what, _, _ in watch.sent}
     assert watch.ahead() == []
     assert stored_table(store.path) == lh.table.snapshot()
     for phone in phones:  # every phone followed, patch after patch, to the last version
