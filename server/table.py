@@ -4,8 +4,10 @@ Everything that changes the table goes through :meth:`Table.submit` under one lo
 bot moves, the GPIO buttons, the NEXT timer. A command is admitted here (its shape, who sends it,
 against which version, what the table must be doing: all declared once per kind in
 :mod:`server.commands`), turned into a *record* (with any randomness it needs: a seat token, a
-game seed, a fingerprint salt), applied (:mod:`server.records`), written to the store and only
-then acknowledged. Replaying the records from the last snapshot rebuilds the table exactly.
+game seed, a fingerprint salt), applied (:mod:`server.records`), written to the store (after
+the lock is let go, together with the commands that come meanwhile: :mod:`server.groupcommit`)
+and only then acknowledged; no message shows a version before it is on the disk. Replaying the
+records from the last snapshot rebuilds the table exactly.
 
 The table decides what each connection may receive (:mod:`server.messages`, with the open
 connections kept by :mod:`server.connections`) and hands the operations to the publisher it was
