@@ -261,25 +261,25 @@ def create_app(settings: Settings, clock: Clock = time.monotonic) -> Longhall:
         sid = request.sid  # type: ignore[attr-defined]
         if not allowed(sid):
             log.warning("rate limit: dropped a command from %s", sid)
-            return refusal("rate_limited", "Too many commands: slow down.", table.data.version)
+            return refusal("rate_limited", "Too many commands: slow down.", table.stored)
         if extra:
-            return refusal("malformed", "A command is one JSON object.", table.data.version)
+            return refusal("malformed", "A command is one JSON object.", table.stored)
         if json_size(payload) > settings.max_payload:
             log.warning("dropped an oversized command from %s", sid)
-            return refusal("too_large", "That command is too large.", table.data.version)
+            return refusal("too_large", "That command is too large.", table.stored)
         return table.submit(table.identity(sid), payload)
 
     @socketio.on(UNREADABLE_EVENT)
     def on_unreadable(*_: object) -> dict[str, Any]:
         allowed(request.sid)  # type: ignore[attr-defined]
         sessions.unreadable(request.sid)  # type: ignore[attr-defined]
-        return refusal("malformed", "That message is not readable JSON.", table.data.version)
+        return refusal("malformed", "That message is not readable JSON.", table.stored)
 
     @socketio.on("snapshot")
     def on_snapshot(*_: object) -> dict[str, Any]:
         sid = request.sid  # type: ignore[attr-defined]
         if not allowed(sid):
-            return refusal("rate_limited", "Too many requests: slow down.", table.data.version)
+            return refusal("rate_limited", "Too many requests: slow down.", table.stored)
         return table.snapshot_for(sid)
 
     @socketio.on("*")
@@ -287,7 +287,7 @@ def create_app(settings: Settings, clock: Clock = time.monotonic) -> Longhall:
         sid = request.sid  # type: ignore[attr-defined]
         allowed(sid)
         log.warning("unknown event %r from %s", str(event)[:40], sid)
-        return refusal("unknown_event", "There is no such event.", table.data.version)
+        return refusal("unknown_event", "There is no such event.", table.stored)
 
     @socketio.on_error_default
     def on_error(err: Exception) -> dict[str, Any]:
@@ -295,7 +295,7 @@ def create_app(settings: Settings, clock: Clock = time.monotonic) -> Longhall:
         return refusal(
             "server_error",
             "Something went wrong on the server; nothing changed.",
-            table.data.version,
+            table.stored,
         )
 
     bots = BotRunner(table, settings.bot_delay, settings.auto_next)

@@ -87,18 +87,18 @@ class BotRunner:
         if action["type"] not in QUIET and self.delay > 0:  # thinking counts toward the delay
             self._stop.wait(max(0.0, self.delay - (time.monotonic() - started)))
         table = self.table
-        with table.lock:
-            if self._stop.is_set() or not table.bot_turn_holds(turn):
-                return False
-            ack = table.submit(
-                Identity("bot", turn.seat),
-                {
-                    "type": "act",
-                    "id": f"bot-seat{turn.seat}-v{turn.version}",
-                    "version": turn.version,
-                    "action": action,
-                },
-            )
+        # checked under the table's lock with the move, which is written after the lock is let
+        # go, together with the phones' commands that come meanwhile
+        ack = table.submit(
+            Identity("bot", turn.seat),
+            {
+                "type": "act",
+                "id": f"bot-seat{turn.seat}-v{turn.version}",
+                "version": turn.version,
+                "action": action,
+            },
+            holds=lambda: not self._stop.is_set() and table.bot_turn_holds(turn),
+        )
         if ack["ok"]:
             return True
         if ack["error"]["code"] == "stale_version":

@@ -78,6 +78,7 @@ class NightEnd:
             }
             table.refresh()
             table.notify(NOTICE, "The night is over: the table is shutting down.")
+            table.flush()  # the notice waits for the disk as updates do: send it now
         threading.Thread(target=self._finish, name="end-the-night", daemon=True).start()
         return {"ok": True, "version": table.data.version}
 
@@ -91,6 +92,7 @@ class NightEnd:
         table = self.table
         assert self.command is not None
         with table.lock:  # no command in between: the store is whole when the Pi goes dark
+            table.flush()  # the commands still being written go first
             path = table.store.path
             with contextlib.suppress(sqlite3.Error):  # fold the write-ahead log into the file
                 table.store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -2,9 +2,10 @@
 
 Every accepted command is appended to the ``records`` journal and committed (WAL mode,
 ``synchronous=FULL``: the commit returns only once the data is on the disk) before the player is
-told it was accepted. From time to time a full snapshot of the table is written in the same
-transaction, and records older than the latest snapshot are pruned. Restarting reads the latest
-snapshot and replays the records after it.
+told it was accepted; commands that arrive together share one transaction (the table's group
+commit, :mod:`server.groupcommit`). From time to time a full snapshot of the table is written in
+the same transaction, and records older than the latest snapshot are pruned. Restarting reads
+the latest snapshot and replays the records after it.
 
 Finished (and abandoned) games stay in ``games`` with every action in ``game_actions``, so the
 host can list them and any game can be replayed from its seed and log.
@@ -18,6 +19,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +62,17 @@ def dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
+@dataclass(frozen=True)
+class Entry:
+    """One accepted command to append: its record and what it changes in the game history."""
+
+    seq: int
+    record: dict[str, Any]
+    snapshot: dict[str, Any] | None = None  # the whole table after it, from time to time
+    game_action: tuple[int, int, int | None, dict[str, Any]] | None = None
+    game_row: dict[str, Any] | None = None  # a game started or ended
+
+
 class Store:
     """One SQLite file per Longhall server; every write is durable when the call returns."""
 
@@ -67,6 +80,7 @@ class Store:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self._lock = threading.Lock()
+        self.commits = 0  # journal transactions written: several commands may share one
         self.db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
@@ -117,27 +131,38 @@ class Store:
         game_row: dict[str, Any] | None = None,
     ) -> None:
         """Durably append one accepted command, with what it changes in the game history."""
+        self.write([Entry(seq, record, snapshot, game_action, game_row)])
+
+    def write(self, entries: list[Entry]) -> None:
+        """Durably append accepted commands, in order, in one transaction: one wait for the
+        disk however many they are (the table's group commit)."""
         now = time.time()
         with self.transaction() as db:
+            for entry in entries:
+                self._append(db, entry, now)
+        self.commits += 1
+
+    def _append(self, db: sqlite3.Connection, entry: Entry, now: float) -> None:
+        seq = entry.seq
+        db.execute(
+            "INSERT INTO records (seq, at, data) VALUES (?, ?, ?)", (seq, now, dumps(entry.record))
+        )
+        if entry.game_row is not None:
+            self._write_game(db, entry.game_row)
+        if entry.game_action is not None:
+            game_id, n, seat, action = entry.game_action
             db.execute(
-                "INSERT INTO records (seq, at, data) VALUES (?, ?, ?)", (seq, now, dumps(record))
+                "INSERT INTO game_actions (game_id, n, seat, action) VALUES (?, ?, ?, ?)",
+                (game_id, n, seat, dumps(action)),
             )
-            if game_row is not None:
-                self._write_game(db, game_row)
-            if game_action is not None:
-                game_id, n, seat, action = game_action
-                db.execute(
-                    "INSERT INTO game_actions (game_id, n, seat, action) VALUES (?, ?, ?, ?)",
-                    (game_id, n, seat, dumps(action)),
-                )
-            if snapshot is not None:
-                db.execute(
-                    "INSERT OR REPLACE INTO snapshots (seq, at, data) VALUES (?, ?, ?)",
-                    (seq, now, dumps(snapshot)),
-                )
-                # Older records and snapshots are no longer needed to restore the table.
-                db.execute("DELETE FROM records WHERE seq <= ?", (seq,))
-                db.execute("DELETE FROM snapshots WHERE seq < ?", (seq,))
+        if entry.snapshot is not None:
+            db.execute(
+                "INSERT OR REPLACE INTO snapshots (seq, at, data) VALUES (?, ?, ?)",
+                (seq, now, dumps(entry.snapshot)),
+            )
+            # Older records and snapshots are no longer needed to restore the table.
+            db.execute("DELETE FROM records WHERE seq <= ?", (seq,))
+            db.execute("DELETE FROM snapshots WHERE seq < ?", (seq,))
 
     def _write_game(self, db: sqlite3.Connection, row: dict[str, Any]) -> None:
         db.execute(

@@ -4,8 +4,10 @@ Everything that changes the table goes through :meth:`Table.submit` under one lo
 bot moves, the GPIO buttons, the NEXT timer. A command is admitted here (its shape, who sends it,
 against which version, what the table must be doing: all declared once per kind in
 :mod:`server.commands`), turned into a *record* (with any randomness it needs: a seat token, a
-game seed, a fingerprint salt), applied (:mod:`server.records`), written to the store and only
-then acknowledged. Replaying the records from the last snapshot rebuilds the table exactly.
+game seed, a fingerprint salt), applied (:mod:`server.records`), written to the store (after
+the lock is let go, together with the commands that come meanwhile: :mod:`server.groupcommit`)
+and only then acknowledged; no message shows a version before it is on the disk. Replaying the
+records from the last snapshot rebuilds the table exactly.
 
 The table decides what each connection may receive (:mod:`server.messages`, with the open
 connections kept by :mod:`server.connections`) and hands the operations to the publisher it was
@@ -14,7 +16,9 @@ given; it never sends anything itself.
 
 from __future__ import annotations
 
+import collections
 import logging
+import os
 import secrets
 import threading
 import time
@@ -28,11 +32,12 @@ from .config import Settings
 from .connections import Connections, Identity, Outgoing, error
 from .games.api import JSON, GameSpec, GameState, IllegalAction
 from .games.registry import GAMES
+from .groupcommit import GroupCommit
 from .messages import Messages
 from .protocol import Command, CommandError
 from .records import SINGLE_REVEALS_KEPT, Outcome, Records, Snapshot, digest, keep_reveals
 from .seats import hash_token
-from .store import Store
+from .store import Entry, Store
 
 __all__ = [
     "LOBBY_GAMES",
@@ -80,6 +85,11 @@ class Table:
         self.connections = Connections()
         self.messages = Messages(self)
         self.records = self._restore()
+        # Records applied but not yet on the disk, and the messages that wait for them.
+        self.journal = GroupCommit(lambda entries: self.store.write(entries), self.data.version)
+        self._outbox: collections.deque[_Held] = collections.deque()
+        # Off only to measure against (bench/burst.py): each command written under the lock.
+        self.group_commit = os.environ.get("LONGHALL_GROUP_COMMIT", "1") != "0"
 
     def _restore(self) -> Records:
         records = Records.restore(self.store, lambda: secrets.token_urlsafe(6))
@@ -99,6 +109,11 @@ class Table:
     def spec(self) -> GameSpec:
         return self.records.spec
 
+    @property
+    def stored(self) -> int:
+        """The last version on the disk: the one an answer outside a command may name."""
+        return self.journal.durable
+
     def present(self) -> set[int]:
         return self.connections.present()
 
@@ -113,59 +128,108 @@ class Table:
 
     # -- admission ---------------------------------------------------------------------------
 
-    def submit(self, who: Identity, payload: object) -> JSON:
-        """Check, apply, store and acknowledge one command; return the acknowledgement."""
+    def submit(
+        self, who: Identity, payload: object, holds: Callable[[], bool] | None = None
+    ) -> JSON:
+        """Check, apply, store and acknowledge one command; return the acknowledgement.
+
+        The answer waits until the command's record is on the disk; so does every message
+        showing its version. Commands that arrive together share one write (group commit,
+        :mod:`server.groupcommit`): the lock is let go while the disk is written. ``holds``,
+        checked under the lock first, refuses the command as stale if it says no (a bot's
+        move, if its seat is no longer its to play).
+        """
         with self.lock:
-            name = payload.get("type") if isinstance(payload, dict) else None
-            saved = self.connections.sids()  # records may move or drop connections
-            try:
-                cmd = check_command(payload)
-                kind = KINDS[cmd["type"]]
-                if kind.name == "join":  # a guest's join is answered again, token and all
-                    repeat = self._repeat_join(who, cmd)
-                    if repeat is not None:
-                        return repeat
-                self._authorize(who, kind, cmd)
-                repeat = self._repeat(who, cmd)
+            if holds is not None and not holds():
+                stale = CommandError("stale_version", "The table moved on.")
+                return {"ok": False, "error": stale.to_dict(), "version": self.stored}
+            answer, wait = self._admit(who, payload)
+            if wait is None:
+                return answer
+            if wait.solo:  # written before the lock is let go, as every command once was
+                return self._settle(answer, wait)
+        return self._settle(answer, wait)
+
+    def _admit(self, who: Identity, payload: object) -> tuple[JSON, _Wait | None]:
+        """Check and apply one command (hold the lock); return its answer and what the answer
+        must wait for before it is sent."""
+        self._mend()
+        name = payload.get("type") if isinstance(payload, dict) else None
+        saved = self.connections.sids()  # records may move or drop connections
+        generation, before = self.journal.generation, self.data.version
+        try:
+            cmd = check_command(payload)
+            kind = KINDS[cmd["type"]]
+            if kind.name == "join":  # a guest's join is answered again, token and all
+                repeat = self._repeat_join(who, cmd)
                 if repeat is not None:
-                    return repeat
-                if kind.answer is not None:
-                    return {"ok": True, "version": self.data.version, **kind.answer(self)}
-                kind.check(cmd)
-                self._check_version(who, kind, cmd)
-                self._check_needs(kind)
-                record, extra = self._prepare(who, kind, cmd)
-                outcome = self.records.apply(record)
-            except IllegalAction as err:
-                log.warning("refused %s from %s: %s", str(name)[:20], who.key, err.code)
-                return {"ok": False, "error": err.to_dict(), "version": self.data.version}
-            except Exception:
-                # A bug, not a refusal: the command may have changed the table half-way. Nothing
-                # of it was stored, so the store still holds the table as it was: go back to it.
-                log.exception("%s from %s failed; reloading the table", str(name)[:20], who.key)
-                return self._reload(
-                    saved,
-                    CommandError(
-                        "server_error", "Something went wrong on the server; nothing changed."
-                    ),
+                    return repeat, None  # remembered once it was on the disk
+            self._authorize(who, kind, cmd)
+            repeat = self._repeat(who, cmd)
+            if repeat is not None:  # its first answer may still be waiting for the disk
+                return repeat, _Wait(repeat["version"], generation)
+            if kind.answer is not None:
+                return {"ok": True, "version": before, **kind.answer(self)}, _Wait(
+                    before, generation
                 )
-            try:
-                self._persist(record, outcome)
-            except Exception:
-                log.exception("could not store record %d; reloading the table", self.data.version)
-                return self._reload(
-                    saved, CommandError("storage_failed", "The game store could not be written.")
-                )
-            ack = {"ok": True, "version": self.data.version, **extra}
-            messages = self._follow(outcome)
-            if kind.name == "join":
-                self._join_acks[f"{who.sid}/{cmd['id']}"] = (time.monotonic(), ack)
-                if who.sid is not None:
-                    messages += self.connections.seat_guest(who.sid, extra["seat"])
-            # a connection moved into a seat's room has not had that room's last message
-            self.messages.forget([op.payload for op in messages if op.op == "join"])
-            self._after_change(messages)
-            return ack
+            kind.check(cmd)
+            self._check_version(who, kind, cmd)
+            self._check_needs(kind)
+            record, extra = self._prepare(who, kind, cmd)
+            outcome = self.records.apply(record)
+        except IllegalAction as err:
+            log.warning("refused %s from %s: %s", str(name)[:20], who.key, err.code)
+            return {"ok": False, "error": err.to_dict(), "version": before}, _Wait(
+                before, generation
+            )
+        except Exception:
+            # A bug, not a refusal: the command may have changed the table half-way. Nothing
+            # of it was stored, so the store holds the table as it was: go back to it.
+            log.exception("%s from %s failed; reloading the table", str(name)[:20], who.key)
+            bug = CommandError(
+                "server_error", "Something went wrong on the server; nothing changed."
+            )
+            return self._reload(saved, before, generation, bug), None
+        version = self.data.version
+        self.journal.add(self._entry(record, outcome), generation)
+        shown = _shown(self.messages)
+        ack = {"ok": True, "version": version, **extra}
+        messages = self._follow(outcome)
+        joined = None
+        if kind.name == "join":
+            joined = f"{who.sid}/{cmd['id']}"
+            if who.sid is not None:
+                messages += self.connections.seat_guest(who.sid, extra["seat"])
+        # A command that moves connections is written before the lock is let go: if the write
+        # fails, the connections go back as they were, with nothing in between.
+        solo = not self.group_commit or bool(messages) or joined is not None
+        # a connection moved into a seat's room has not had that room's last message
+        self.messages.forget([op.payload for op in messages if op.op == "join"])
+        self._after_change(messages, shown, saved if solo else None)
+        return ack, _Wait(version, generation, solo, joined)
+
+    def _settle(self, answer: JSON, wait: _Wait) -> JSON:
+        """Wait until what ``answer`` shows is on the disk, send what waited for it, and
+        return the answer (or, if the write failed, the refusal)."""
+        stored = self.journal.wait(wait.version, wait.generation)
+        with self.lock:
+            self._mend()
+            self._release()
+            if stored:
+                if wait.joined is not None:
+                    self._join_acks[wait.joined] = (time.monotonic(), answer)
+                return answer
+            if answer["ok"]:
+                lost = CommandError("storage_failed", "The game store could not be written.")
+                return {"ok": False, "error": lost.to_dict(), "version": self.data.version}
+            return {**answer, "version": self.data.version}
+
+    def flush(self) -> None:
+        """Wait until the table as it is now is on the disk, and send what waited for it."""
+        with self.lock:
+            self.journal.wait(self.data.version, self.journal.generation)
+            self._mend()
+            self._release()
 
     def _repeat_join(self, who: Identity, cmd: Command) -> JSON | None:
         now = time.monotonic()
@@ -267,25 +331,45 @@ class Table:
             self.away = {moved[s]: at for s, at in self.away.items() if s in moved}
         return out
 
-    def _persist(self, record: Record, outcome: Outcome) -> None:
+    def _entry(self, record: Record, outcome: Outcome) -> Entry:
+        """What the store must write for a record just applied (a snapshot from time to time)."""
         version = self.data.version
         snapshot = None
         if version % self.settings.snapshot_every == 0 or outcome.game_row is not None:
             snapshot = self.snapshot()
-        self.store.append(
-            version,
-            record,
-            snapshot=snapshot,
-            game_action=outcome.game_action,
-            game_row=outcome.game_row,
-        )
+        return Entry(version, record, snapshot, outcome.game_action, outcome.game_row)
 
-    def _reload(self, saved: dict[str, Identity], err: IllegalAction) -> JSON:
+    def _reload(
+        self, saved: dict[str, Identity], before: int, generation: int, err: IllegalAction
+    ) -> JSON:
         """Go back to the table as stored, with the connections as they were before a command
-        that failed half-way or could not be written; return the refusal to send."""
-        self.records = self._restore()
+        that failed half-way; return the refusal to send."""
+        # what was applied before it is good: on the disk first, then read back
+        stored = self.journal.wait(before, generation)
+        self._mend()  # if that write failed, this went back to the disk already
+        self._release()
+        if stored:
+            self.records = self._restore()
         self.connections.restore(saved)
         return {"ok": False, "error": err.to_dict(), "version": self.data.version}
+
+    def _mend(self) -> None:
+        """After a failed write (hold the lock): go back to the table as it is on the disk, and
+        drop every message that showed what was lost; nothing of it is ever sent."""
+        if not self.journal.broken:
+            return
+        self._release()  # what is on the disk is sent still
+        lost = list(self._outbox)
+        self._outbox.clear()
+        self.records = self._restore()
+        if lost:
+            _show(self.messages, lost[0].shown)
+            saved = next((held.saved for held in lost if held.saved is not None), None)
+            if saved is not None:
+                self.connections.restore(saved)
+        self.journal.recovered(self.data.version)
+        if lost:  # phones that came and went meanwhile: shown as they are, at the stored version
+            self._after_change([])
 
     # -- connections -------------------------------------------------------------------------
 
@@ -321,6 +405,7 @@ class Table:
         """Seat a checked connection: its room, its snapshot, and a replaced phone sent away."""
         with self.lock:
             assert who.sid is not None
+            self.flush()  # the snapshot shows only what is on the disk
             out = self.connections.add(who)
             seat = who.seat if who.kind == "seat" else None
             out.append(Outgoing("emit", who.sid, "snapshot", self.messages.current(seat)))
@@ -330,6 +415,7 @@ class Table:
 
     def disconnect(self, sid: str) -> None:
         with self.lock:
+            self._mend()
             who = self.connections.remove(sid)
             if who is not None and who.kind == "seat" and who.seat is not None:
                 self.away[who.seat] = time.time()
@@ -337,6 +423,7 @@ class Table:
 
     def snapshot_for(self, sid: str) -> JSON:
         with self.lock:
+            self.flush()  # the snapshot shows only what is on the disk
             who = self.connections.get(sid) or Identity("public")
             return self.messages.current(who.seat if who.kind == "seat" else None)
 
@@ -346,14 +433,37 @@ class Table:
 
     # -- telling everyone --------------------------------------------------------------------
 
-    def _after_change(self, messages: list[Outgoing]) -> None:
-        """Send the change out. It is stored already: a failure here is logged, and a client
-        that missed an update sees the gap in the numbering and asks for a snapshot."""
-        try:
-            self.publish([*messages, *self.messages.updates()])
-        except Exception:
-            log.exception("could not send version %d to everyone", self.data.version)
+    def _after_change(
+        self,
+        messages: list[Outgoing],
+        shown: tuple[int, dict[str, tuple[int, JSON]]] | None = None,
+        saved: dict[str, Identity] | None = None,
+    ) -> None:
+        """Send the change out once it is on the disk (hold the lock). A failure to send is
+        logged: a client that missed an update sees the gap in the numbering and asks for a
+        snapshot."""
+        shown = _shown(self.messages) if shown is None else shown
+        ops = [*messages, *self.messages.updates()]
+        self._outbox.append(_Held(self.data.version, ops, shown, saved))
+        self._release()
+
+    def _release(self) -> None:
+        """Send, in order, the messages held until the version they show is on the disk (hold
+        the lock); tell the bots and the buttons and lights once the table is all stored."""
+        durable = self.journal.durable
+        released = False
+        while self._outbox and self._outbox[0].version <= durable:
+            held = self._outbox.popleft()
+            released = True
+            try:
+                self.publish(held.ops)
+            except Exception:
+                log.exception("could not send version %d to everyone", held.version)
+        if not released:
+            return
         self.changed.notify_all()
+        if self.data.version > durable:
+            return  # the lights follow once the rest is stored too
         for listener in list(self.listeners):
             try:
                 listener(self)
@@ -363,11 +473,17 @@ class Table:
     def notify(self, code: str, message: str, **params: Any) -> None:
         """Show a short notice on every screen (a button pressed too early, GPIO trouble)."""
         with self.lock:
-            self.publish(self.messages.notice(code, message, params))
+            self._mend()
+            shown = _shown(self.messages)
+            self._outbox.append(
+                _Held(self.data.version, self.messages.notice(code, message, params), shown)
+            )
+            self._release()  # in order with the updates still waiting for the disk
 
     def refresh(self) -> None:
         """Send everyone an update (after a change that is not a command, like GPIO status)."""
         with self.lock:
+            self._mend()
             self._after_change([])
 
     # -- for the buttons, the bots and /healthz ----------------------------------------------
@@ -510,6 +626,35 @@ class BotTurn:
     state: GameState
     version: int
     game_id: int | None
+
+
+@dataclass(frozen=True)
+class _Wait:
+    """What a command's answer waits for: its version on the disk."""
+
+    version: int
+    generation: int  # the group commit's, when it was applied
+    solo: bool = False  # written before the table's lock is let go
+    joined: str | None = None  # a guest's join, remembered once it is on the disk
+
+
+@dataclass(frozen=True)
+class _Held:
+    """Messages held until the version they show is on the disk."""
+
+    version: int
+    ops: list[Outgoing]
+    shown: tuple[int, dict[str, tuple[int, JSON]]]  # what the rooms had been sent before them
+    saved: dict[str, Identity] | None = None  # the connections before a command that moved them
+
+
+def _shown(messages: Messages) -> tuple[int, dict[str, tuple[int, JSON]]]:
+    """What every room was last sent, to go back to if what follows is never sent."""
+    return messages.seq, dict(messages.sent)
+
+
+def _show(messages: Messages, shown: tuple[int, dict[str, tuple[int, JSON]]]) -> None:
+    messages.seq, messages.sent = shown[0], dict(shown[1])
 
 
 def bot_may_play(action: JSON) -> bool:

@@ -127,7 +127,7 @@ def fail_next_write(table: Table, where: str = "append") -> None:
             patch.undo()
             raise OSError("No space left on device")
 
-        patch.setattr(store, "append", failing)
+        patch.setattr(store, "write", failing)
     else:  # the COMMIT itself fails, the transaction is left open
         real_execute = store.db.execute
         con = store.db

@@ -1,0 +1,382 @@
+"""Group commit (issue 13): commands that arrive together share one durable write, and nothing
+is answered or shown to anyone before it is on the disk.
+
+The overlap is made certain, not timed: the store's write waits at a gate the test opens once the
+other commands are queued behind it. Every message and answer the server sends is checked
+against what the SQLite file holds at that moment, read through a connection of its own.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.app import Longhall, create_app
+from server.config import Settings
+from server.games.api import progress_actions
+from server.records import Records
+from server.sender import Sender
+from server.store import Entry, Store
+
+from ..support import Phone, ServerProcess
+from .conftest import Client, seated
+
+WAIT = 30.0  # seconds before a test gives up on an event that should come at once
+
+
+class GatedStore(Store):
+    """A real store whose writes can be held at a gate, and made to fail as a full SD card."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.gate = threading.Event()
+        self.gate.set()
+        self.entered = threading.Event()  # a write reached the gate
+        self.fail_at: int | None = None  # the write (1 = the next) that raises
+        self.groups: list[list[int]] = []  # the versions each write stored
+
+    def write(self, entries: list[Entry]) -> None:
+        self.entered.set()
+        assert self.gate.wait(WAIT)
+        if self.fail_at is not None:
+            self.fail_at -= 1
+            if self.fail_at == 0:
+                self.fail_at = None
+                raise OSError("No space left on device")
+        super().write(entries)
+        self.groups.append([e.seq for e in entries])
+
+
+class DiskWatch:
+    """Checks each answer and message the server sends against the versions on the disk."""
+
+    def __init__(self, lh: Longhall, path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.lh = lh
+        self.db = sqlite3.connect(str(path), check_same_thread=False)
+        self.lock = threading.Lock()
+        self.sent: list[tuple[str, int, int]] = []  # (what, version shown, version on disk)
+        real_emit = Sender.emit
+
+        def emit(sender: Sender, sio: Any, event: str, payload: Any, to: str) -> None:
+            if isinstance(payload, dict) and "version" in payload:
+                self.check(event, payload["version"])
+            real_emit(sender, sio, event, payload, to)
+
+        monkeypatch.setattr(Sender, "emit", emit)
+        self.watch_answers()
+        # the buttons' lights, and anything else that follows the table
+        lh.table.listeners.append(lambda table: self.check("listener", table.data.version))
+
+    def watch_answers(self) -> None:
+        """Watch the answers too (call again after a test client is made: it replaces this)."""
+        server = self.lh.socketio.server
+        real = server._send_packet
+
+        def send_packet(eio_sid: str, pkt: Any) -> None:
+            data = pkt.data
+            if isinstance(data, list) and data and isinstance(data[-1], dict):
+                version = data[-1].get("version")
+                if isinstance(version, int):
+                    self.check("answer", version)
+            real(eio_sid, pkt)
+
+        server._send_packet = send_packet
+
+    def on_disk(self) -> int:
+        with self.lock:
+            row = self.db.execute(
+                "SELECT max(seq) FROM (SELECT seq FROM records UNION ALL SELECT seq FROM snapshots)"
+            ).fetchone()
+        return int(row[0] or 0)
+
+    def check(self, what: str, version: int) -> None:
+        self.sent.append((what, version, self.on_disk()))
+
+    def ahead(self) -> list[tuple[str, int, int]]:
+        """What was sent showing a version the disk did not hold yet."""
+        return [s for s in self.sent if s[1] > s[2]]
+
+
+@pytest.fixture
+def table_of_six(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """Six phones planning the first round of Eketorp, each one tap from committing its plan,
+    on a gated store that every sent message is checked against."""
+    settings = Settings(data_dir=tmp_path, gpio="off", bot_delay=0.0, rate=1e9, burst=10**9, seed=7)
+    lh = create_app(settings)
+    try:
+        phones = seated(lh, [f"P{i}" for i in range(6)])
+        assert phones[0].send("start")["ok"]
+        for phone in phones:
+            plan_all_but_commit(phone)
+        plain = lh.table.store
+        store = GatedStore(plain.path)
+        lh.table.store = store
+        plain.close()
+        watch = DiskWatch(lh, plain.path, monkeypatch)
+        yield lh, phones, store, watch
+    finally:
+        lh.stop()
+
+
+def plan_all_but_commit(phone: Client) -> None:
+    """Place this player's vikings (E2: the planning phase), stopping before the commit."""
+    while True:
+        view = phone.last()
+        legal = progress_actions(view["game"]["legal"])
+        if not legal or any(a["type"] == "commit" for a in legal):
+            return
+        assert phone.act(**legal[0])["ok"]
+
+
+def commit_all_at_once(lh: Longhall, phones: list[Client], store: GatedStore) -> list[Any]:
+    """Each phone commits its plan from its own thread: the first write is held at the gate
+    until the five others are queued behind it; return the answers in seat order."""
+    journal = lh.table.journal
+    queued = threading.Semaphore(0)
+    real_add = journal.add
+
+    def add(entry: Entry, generation: int) -> None:
+        real_add(entry, generation)
+        queued.release()
+
+    journal.add = add  # type: ignore[method-assign]
+    answers: list[Any] = [None] * len(phones)
+
+    def commit(i: int) -> None:
+        view = phones[i].last()
+        plan = next(a for a in view["game"]["legal"] if a["type"] == "commit")
+        answers[i] = phones[i].send(
+            "act", version=view["version"], cid=f"plan-of-seat-{i}", action=plan
+        )
+
+    store.gate.clear()
+    store.entered.clear()
+    threads = [threading.Thread(target=commit, args=(i,)) for i in range(len(phones))]
+    threads[0].start()
+    assert store.entered.wait(WAIT)  # the first leads a write of its own, held at the gate
+    for thread in threads[1:]:
+        thread.start()
+    for _ in range(len(phones)):  # every plan is applied and queued while the disk is busy
+        assert queued.acquire(timeout=WAIT)
+    assert answers == [None] * len(phones)  # nobody is answered before the disk has it
+    store.gate.set()
+    for thread in threads:
+        thread.join(WAIT)
+    journal.add = real_add  # type: ignore[method-assign]
+    return answers
+
+
+def stored_table(path: Path) -> dict[str, Any]:
+    """The table as a restart would rebuild it from the file."""
+    store = Store(path)
+    try:
+        return Records.restore(store, lambda: "unused").snapshot()
+    finally:
+        store.close()
+
+
+def test_six_plans_committed_together_share_one_write(table_of_six: Any) -> None:
+    lh, phones, store, watch = table_of_six
+    before = lh.table.data.version
+    commits = store.commits
+    answers = commit_all_at_once(lh, phones, store)
+    assert all(a["ok"] for a in answers), answers
+    # versions are handed out one by one, as always
+    assert sorted(a["version"] for a in answers) == list(range(before + 1, before + 7))
+    # the first write held one plan; the five that came meanwhile went to the disk together
+    assert store.groups == [[before + 1], list(range(before + 2, before + 7))]
+    assert store.commits - commits == 2
+    assert {"answer", "patch", "listener"} <= {what for what, _, _ in watch.sent}
+    assert watch.ahead() == []
+    assert stored_table(store.path) == lh.table.snapshot()
+    for phone in phones:  # every phone followed, patch after patch, to the last version
+        assert phone.last()["version"] == before + 6
+    # a plan sent again (its answer lost on the way) is answered again, not applied again
+    again = phones[3].send("act", version=before, cid="plan-of-seat-3", action={"type": "commit"})
+    assert again == {**answers[3], "repeat": True}
+    assert lh.table.data.version == before + 6
+
+
+@pytest.mark.parametrize("failing", [1, 2])
+def test_a_failed_group_write_refuses_every_command_in_it_and_sends_none_of_it(
+    table_of_six: Any, failing: int
+) -> None:
+    """The first write (one plan, the five others applied on top of it) or the second (the
+    group of five) fails: each command it held is refused, none of them is shown to anyone,
+    and the table goes back to what the file holds."""
+    lh, phones, store, watch = table_of_six
+    before = lh.table.data.version
+    store.fail_at = failing
+    answers = commit_all_at_once(lh, phones, store)
+    kept = 1 if failing == 2 else 0
+    assert [a["ok"] for a in answers] == [True] * kept + [False] * (6 - kept)
+    for answer in answers[kept:]:
+        assert answer["error"]["code"] == "storage_failed"
+        assert answer["version"] == before + kept
+    assert lh.table.data.version == before + kept
+    assert stored_table(store.path) == lh.table.snapshot()
+    assert watch.ahead() == []
+    assert max(version for _, version, _ in watch.sent) == before + kept
+    # the phones are where the table is, and the next commands go on from there
+    for phone in phones:
+        assert phone.last() == lh.table.messages.current(phone.seat)
+    for phone in phones[kept:]:
+        view = phone.last()
+        plan = next(a for a in view["game"]["legal"] if a["type"] == "commit")
+        assert phone.send("act", version=view["version"], action=plan)["ok"]
+    assert lh.table.data.version == before + 6
+    for phone in phones:
+        assert phone.last()["version"] == before + 6
+    assert watch.ahead() == []
+
+
+def test_a_phone_connecting_during_a_write_is_shown_only_what_is_stored(
+    table_of_six: Any,
+) -> None:
+    lh, phones, store, watch = table_of_six
+    before = lh.table.data.version
+    store.gate.clear()
+    store.entered.clear()
+    answer: list[Any] = []
+    view = phones[0].last()
+    plan = next(a for a in view["game"]["legal"] if a["type"] == "commit")
+    committing = threading.Thread(
+        target=lambda: answer.append(phones[0].send("act", version=view["version"], action=plan))
+    )
+    committing.start()
+    assert store.entered.wait(WAIT)
+    came: list[Client] = []
+    connecting = threading.Thread(target=lambda: came.append(Client(lh)))
+    connecting.start()  # the table display, opened while the plan is being written
+    store.gate.set()
+    committing.join(WAIT)
+    connecting.join(WAIT)
+    assert answer[0]["ok"] and answer[0]["version"] == before + 1
+    assert came[0].last()["version"] == before + 1
+    assert watch.ahead() == []
+    watch.watch_answers()
+    assert came[0].sio.emit("snapshot", callback=True)["version"] == before + 1
+    assert watch.ahead() == []
+
+
+def test_without_group_commit_each_command_is_its_own_write(table_of_six: Any) -> None:
+    """The peer bench/burst.py measures against: the record written under the table's lock."""
+    lh, phones, store, watch = table_of_six
+    lh.table.group_commit = False
+    commits = store.commits
+    for phone in phones:
+        view = phone.last()
+        plan = next(a for a in view["game"]["legal"] if a["type"] == "commit")
+        assert phone.send("act", version=view["version"], action=plan)["ok"]
+    assert store.commits - commits == 6
+    assert watch.ahead() == []
+
+
+def test_kill_9_during_bursts_of_plans_loses_nothing_acknowledged(tmp_path: Path) -> None:
+    """Six real phones send their planning taps and commits at once, burst after burst, to a
+    real server; every other burst the server is killed (-9, a power cut) as soon as the first
+    answer arrives, with the rest still on their way. After each restart, every command that was
+    answered is found stored: sent again, it is answered as a repeat with the same version."""
+    server = ServerProcess(tmp_path, "--bot-delay", "0", "--rate-limit", "100000", "--seed", "11")
+    server.start()
+    phones: list[Phone] = []
+    try:
+        lobby = Phone(server.url).connect()
+        code = lobby.latest["table"]["code"]  # type: ignore[index]
+        lobby.disconnect()
+        for i in range(6):
+            phone = Phone(server.url, {"code": code}, name=f"P{i}").connect()
+            assert phone.join(f"P{i}")["ok"]
+            phones.append(phone)
+        settle(phones)  # the host starts on the whole lobby, not on a view one join behind
+        started = phones[0].command("start")
+        assert started["ok"], started
+        settle(phones)
+        kills, answered = 0, 0
+        for burst in range(12):
+            sends = []
+            for phone in phones:
+                view = phone.latest
+                assert view is not None
+                legal = progress_actions(view["game"]["legal"])
+                if legal:
+                    payload = {
+                        "type": "act",
+                        "id": uuid.uuid4().hex,
+                        "version": view["version"],
+                        "action": legal[0],
+                    }
+                    sends.append((phone, payload))
+            if not sends:
+                break  # every plan is committed: the table reveals them next
+            answers: dict[str, Any] = {}
+            got = threading.Semaphore(0)
+            for phone, payload in sends:
+                phone.sio.emit("command", payload, callback=_keep(answers, payload["id"], got))
+            assert got.acquire(timeout=WAIT)  # the first answer: the others are on their way
+            if burst % 2:
+                for _ in sends[1:]:
+                    assert got.acquire(timeout=WAIT)
+                assert all(a["ok"] for a in answers.values()), answers
+                answered += len(answers)
+                settle(phones)
+                continue
+            server.kill9()
+            kills += 1
+            phones_before = phones
+            for phone in phones:
+                phone.disconnect()
+            heard = {cid: ack for cid, ack in answers.items() if ack.get("ok")}
+            answered += len(heard)
+            assert heard  # the first answer came before the power cut
+            server.start()
+            phones = [_reopen(server, phone) for phone in phones]  # with their seats' tokens
+            for old, payload in sends:  # each phone sends again what it had no answer to
+                phone = phones[phones_before.index(old)]
+                again = phone.command(payload["type"], cid=payload["id"], **_fields(payload))
+                first = heard.get(payload["id"])
+                if first is not None:  # answered before the cut: stored, not applied again
+                    assert again == {**first, "repeat": True}, (first, again)
+                else:
+                    assert again["ok"], again
+            settle(phones)
+        assert kills >= 3 and answered >= 2 * len(phones)
+        assert phones[0].latest["game"]["public"]["table_actions"]  # type: ignore[index]
+    finally:
+        for phone in phones:
+            phone.disconnect()
+        server.stop()
+
+
+def _keep(answers: dict[str, Any], cid: str, got: threading.Semaphore) -> Any:
+    """A callback that keeps the answer to command ``cid`` and counts it."""
+
+    def answer(ack: Any) -> None:
+        answers[cid] = ack
+        got.release()
+
+    return answer
+
+
+def _reopen(server: ServerProcess, phone: Phone) -> Phone:
+    """The same phone opened again on its seat's token (after a restart)."""
+    again = Phone(server.url, name=phone.name)
+    again.token, again.seat = phone.token, phone.seat
+    return again.connect()
+
+
+def _fields(payload: dict[str, Any]) -> dict[str, Any]:
+    return {"version": payload["version"], "action": payload["action"]}
+
+
+def settle(phones: list[Phone]) -> None:
+    """Wait until every phone has seen the same, latest version."""
+    target = max(p.latest["version"] for p in phones)  # type: ignore[index]
+    for p in phones:
+        p.wait(lambda v, t=target: v["version"] >= t)
