@@ -20,7 +20,6 @@ import collections
 import contextlib
 import logging
 import socket
-import struct
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -30,7 +29,7 @@ from engineio import packet as engineio_packet
 from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
 from socketio import packet as socketio_packet
 
-from .deflate import COMPRESS_FROM
+from . import deflate
 
 log = logging.getLogger("longhall.sender")
 
@@ -118,7 +117,8 @@ class Sender:
                     self.ready.wait()
                 batch = list(self.items)
                 self.items.clear()
-            frames: dict[int, bytes | None] = {}  # the same packet to a whole room: framed once
+            # the same packet to a whole room: framed (and compressed) once
+            frames: dict[tuple[int, int | None], bytes | None] = {}
             for eio_socket, ws, pkt in batch:
                 try:
                     self._write(eio_socket, ws, pkt, frames)
@@ -126,7 +126,11 @@ class Sender:
                     log.debug("could not write to %s", eio_socket.sid, exc_info=True)
 
     def _write(
-        self, eio_socket: Any, ws: DirectWebSocket, pkt: Any, frames: dict[int, bytes | None]
+        self,
+        eio_socket: Any,
+        ws: DirectWebSocket,
+        pkt: Any,
+        frames: dict[tuple[int, int | None], bytes | None],
     ) -> None:
         real = eio_socket.queue.real
         if pkt is None or id(eio_socket) in self.slow:
@@ -135,11 +139,12 @@ class Sender:
         server = ws.ws
         if not server.connected:
             return
-        key = id(pkt)
-        if key not in frames:
-            frames[key] = _frame(pkt.encode())
-        frame = frames[key]
-        if frame is None:  # large or binary: the WebSocket's own framing (and deflate)
+        key = (id(pkt), ws.deflate)
+        if key in frames:
+            frame = frames[key]
+        else:
+            frame = frames[key] = _frame(pkt.encode(), ws.deflate)
+        if frame is None:  # binary: the WebSocket's own framing
             server.send(pkt.encode())
             return
         sock: socket.socket = server.sock
@@ -182,6 +187,7 @@ class DirectWebSocket(SimpleWebSocketWSGI):  # type: ignore[misc]
     def __init__(self, handler: Any, server: Any, sender: Sender, **kwargs: Any) -> None:
         super().__init__(handler, server, **kwargs)
         self.sender = sender
+        self.deflate: int | None = None  # the window to compress large messages with, if any
 
     def send(self, message: Any) -> Any:
         """engine.io's writer thread (a slow phone's): the rest of a half-written frame as it is."""
@@ -195,6 +201,7 @@ class DirectWebSocket(SimpleWebSocketWSGI):  # type: ignore[misc]
 
     def __call__(self, environ: Any, start_response: Any) -> Any:
         self.ws = simple_websocket.Server(environ, **self.server_args)
+        self.deflate = deflate.window_bits(self.ws)
         eio_socket = getattr(self.app, "__self__", None)
         direct = eio_socket is not None and not eio_socket.connected
         if direct:
@@ -213,18 +220,13 @@ class DirectWebSocket(SimpleWebSocketWSGI):  # type: ignore[misc]
         return ret
 
 
-def _frame(data: str | bytes) -> bytes | None:
-    """A whole, unmasked, uncompressed WebSocket text frame for a small message (RFC 6455 5.2;
-    RFC 7692 lets any message go uncompressed); None for what the WebSocket frames itself."""
+def _frame(data: str | bytes, bits: int | None) -> bytes | None:
+    """A whole WebSocket frame of a text message, compressed if it is large and the connection
+    lets this server compress each message on its own (``bits``, see :mod:`server.deflate`);
+    None for a binary message, which the WebSocket frames itself."""
     if not isinstance(data, str):
         return None
-    payload = data.encode()
-    size = len(payload)
-    if size >= COMPRESS_FROM:
-        return None
-    if size < 126:
-        return bytes((0x81, size)) + payload
-    return struct.pack("!BBH", 0x81, 126, size) + payload
+    return deflate.frame(data.encode(), bits)
 
 
 class Unframed(bytes):
