@@ -168,6 +168,10 @@ def create_app(settings: Settings, clock: Clock = time.monotonic) -> Longhall:
     deflate.install()  # compress only the large messages (snapshots), not the small patches
 
     def send(ops: list[Outgoing]) -> None:
+        with sender.held():
+            publish(ops)
+
+    def publish(ops: list[Outgoing]) -> None:
         server = socketio.server
         for op in ops:
             if op.op == "emit":
@@ -218,6 +222,15 @@ def create_app(settings: Settings, clock: Clock = time.monotonic) -> Longhall:
         app.wsgi_app, settings.public_url, probes=(CHECK_HOSTS, CHECK_PATHS)
     )
     sessions = SessionGuard(socketio.server)
+    # What the handling of one client's message sends (the update to every room, the answer to
+    # the command) reaches the sender as one batch, with one wake-up once the handler is done.
+    handle_message = socketio.server.eio.handlers["message"]
+
+    def on_message(eio_sid: str, data: Any) -> Any:
+        with sender.held():
+            return handle_message(eio_sid, data)
+
+    socketio.server.eio.on("message", on_message)
 
     @socketio.on("connect")
     def on_connect(auth: object = None) -> None:

@@ -21,7 +21,7 @@ import contextlib
 import logging
 import socket
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import simple_websocket
@@ -51,6 +51,7 @@ class Sender:
         self.slow: set[int] = set()  # engine.io sockets (by id) that went back to their own writer
         self.routes: dict[str, DirectWebSocket] = {}  # engine.io session id -> its WebSocket
         self.thread: threading.Thread | None = None
+        self._held = threading.local()  # how deep this thread is in :meth:`held`
 
     def install(self, eio: Any) -> None:
         """Make the engine.io server's WebSockets send through this sender."""
@@ -98,7 +99,7 @@ class Sender:
         if routed:
             with self.ready:
                 self.items.extend(routed)
-                self.ready.notify()
+                self._wake()
 
     def send(self, eio_socket: Any, ws: DirectWebSocket, pkt: Any) -> None:
         """engine.io's ``Socket.send`` for a routed socket."""
@@ -108,6 +109,27 @@ class Sender:
     def put(self, eio_socket: Any, ws: DirectWebSocket, pkt: Any) -> None:
         with self.ready:
             self.items.append((eio_socket, ws, pkt))
+            self._wake()
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        """Queue what this thread sends meanwhile without waking the sender, then wake it once:
+        a command's update to every room and its answer make one batch, written once the
+        command's thread is done, instead of a wake-up (and a fight for the GIL) per room."""
+        depth = getattr(self._held, "depth", 0)
+        self._held.depth = depth + 1
+        try:
+            yield
+        finally:
+            self._held.depth = depth
+            if depth == 0:
+                with self.ready:
+                    if self.items:
+                        self.ready.notify()
+
+    def _wake(self) -> None:
+        """Wake the sender (holding ``self.ready``), unless this thread holds its messages."""
+        if not getattr(self._held, "depth", 0):
             self.ready.notify()
 
     def _run(self) -> None:
