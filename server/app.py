@@ -269,9 +269,7 @@ def create_app(settings: Settings, clock: Clock = time.monotonic) -> Longhall:
                 return limits.allow(f"connection:{sid}")
             return limits.allow(f"address:{address}")
 
-    @socketio.on("command")
-    def on_command(payload: object = None, *extra: object) -> dict[str, Any]:
-        sid = request.sid  # type: ignore[attr-defined]
+    def on_command(sid: str, payload: object = None, *extra: object) -> dict[str, Any]:
         if not allowed(sid):
             log.warning("rate limit: dropped a command from %s", sid)
             return refusal("rate_limited", "Too many commands: slow down.", table.data.version)
@@ -280,7 +278,20 @@ def create_app(settings: Settings, clock: Clock = time.monotonic) -> Longhall:
         if json_size(payload) > settings.max_payload:
             log.warning("dropped an oversized command from %s", sid)
             return refusal("too_large", "That command is too large.", table.data.version)
-        return table.submit(table.identity(sid), payload)
+        try:
+            return table.submit(table.identity(sid), payload)
+        except Exception:
+            log.exception("error while handling a command")
+            return refusal(
+                "server_error",
+                "Something went wrong on the server; nothing changed.",
+                table.data.version,
+            )
+
+    # Commands, the one event of every move, go straight to python-socketio's handler: it is
+    # given the connection id, and needs none of the Flask request context Flask-SocketIO
+    # builds around each event.
+    socketio.server.on("command", on_command, namespace="/")
 
     @socketio.on(UNREADABLE_EVENT)
     def on_unreadable(*_: object) -> dict[str, Any]:
