@@ -31,6 +31,9 @@ def freeze(new: Any, old: Any = None) -> Any:
         for key, value in new.items():
             if type(key) is not str:
                 return _round_trip(new)
+            if type(value) in _SCALARS:
+                out[key] = value
+                continue
             before = old.get(key, _MISSING)
             if before is value or (type(before) is type(value) and before == value):
                 out[key] = before  # the same as last time: the earlier copy
@@ -41,9 +44,14 @@ def freeze(new: Any, old: Any = None) -> Any:
         if type(old) is not list:
             old = _EMPTY_LIST
         last = len(old)
+        shift = _shift(old, new) if last and new else 0
         result = []
         for index, value in enumerate(new):
-            before = old[index] if index < last else _MISSING
+            if type(value) in _SCALARS:
+                result.append(value)
+                continue
+            at = index + shift
+            before = old[at] if at < last else _MISSING
             if before is value or (type(before) is type(value) and before == value):
                 result.append(before)
             else:
@@ -52,6 +60,22 @@ def freeze(new: Any, old: Any = None) -> Any:
     if kind in _SCALARS:
         return new
     return _round_trip(new)  # anything else (an enum, a subclass): as JSON has it
+
+
+def _shift(old: list[Any], new: Any) -> int:
+    """How many entries a list lost at its start (a log that keeps its last entries): where in
+    ``old`` the first entry of ``new`` is, if not first."""
+    first = new[0]
+    if type(first) in _SCALARS or _equal(old[0], first):
+        return 0
+    for at in range(1, len(old)):
+        if _equal(old[at], first):
+            return at
+    return 0
+
+
+def _equal(a: Any, b: Any) -> bool:
+    return a is b or (type(a) is type(b) and a == b)
 
 
 def _round_trip(value: Any) -> Any:
