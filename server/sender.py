@@ -28,6 +28,7 @@ import simple_websocket
 from engineio import packet as engineio_packet
 from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
 from socketio import packet as socketio_packet
+from wsproto.utilities import LocalProtocolError
 
 from . import deflate
 
@@ -221,8 +222,27 @@ class DirectWebSocket(SimpleWebSocketWSGI):  # type: ignore[misc]
             return None
         return super().send(message)
 
+    def wait(self) -> Any:
+        """The next message from the client, read in the connection's own thread (engine.io's
+        loop), or None once the connection is closed. simple-websocket reads in a thread of its
+        own and wakes this one for every message: a hand-off (two thread switches) per command,
+        and a thread per connection, for nothing."""
+        ws = self.ws
+        while ws.connected and not ws.input_buffer:
+            try:
+                data = ws.sock.recv(ws.receive_bytes)
+                if not data:
+                    raise OSError("closed by the client")
+                ws.ws.receive_data(data)
+                ws.connected = ws._handle_events()  # answers pings and closes, as its thread did
+            except (OSError, LocalProtocolError):
+                ws.connected = False
+        if ws.input_buffer:
+            return ws.input_buffer.pop(0)
+        return None
+
     def __call__(self, environ: Any, start_response: Any) -> Any:
-        self.ws = simple_websocket.Server(environ, **self.server_args)
+        self.ws = simple_websocket.Server(environ, thread_class=_Unstarted, **self.server_args)
         self.deflate = deflate.window_bits(self.ws)
         eio_socket = getattr(self.app, "__self__", None)
         direct = eio_socket is not None and not eio_socket.connected
@@ -235,11 +255,25 @@ class DirectWebSocket(SimpleWebSocketWSGI):  # type: ignore[misc]
         finally:
             if direct:
                 self.sender.detach(eio_socket)
+            with contextlib.suppress(OSError):  # as simple-websocket's thread did when it ended
+                self.ws.sock.close()
         if self.ws.mode == "gunicorn":
             raise StopIteration()
         if self.ws.mode == "werkzeug":
             raise ConnectionError()
         return ret
+
+
+class _Unstarted:
+    """simple-websocket's reader thread, never started: :meth:`DirectWebSocket.wait` reads."""
+
+    name = "(_thread)"
+
+    def __init__(self, target: Callable[[], None]) -> None:
+        self.target = target
+
+    def start(self) -> None:
+        pass
 
 
 def _frame(data: str | bytes, bits: int | None) -> bytes | None:
