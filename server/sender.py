@@ -12,6 +12,12 @@ queue, in the order it was sent. A connection whose kernel buffer is full (a pho
 Wi-Fi that stopped reading) is not waited for: from then on its packets go back to its own
 engine.io writer thread, which may block on it alone. A connection that started on long-polling
 and upgraded keeps engine.io's own path throughout.
+
+A large message (a snapshot) is compressed once for all the connections that asked for
+permessage-deflate (``server/deflate.py``). What the handling of one client message sends (a
+command's update to every room and its answer) is queued as one batch and wakes the sender once
+(:meth:`Sender.held`). And each WebSocket is read in its connection's own thread
+(:meth:`DirectWebSocket.wait`), not in a simple-websocket thread of its own.
 """
 
 from __future__ import annotations
