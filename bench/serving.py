@@ -165,6 +165,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     prepare_peer()
+    load_before = os.getloadavg()  # the machine's load says how far the figures can be trusted
     rows: list[tuple[dict[str, Any], dict[str, Any]]] = []
     for run in range(args.runs):
         if run % 2 == 0:
@@ -178,9 +179,12 @@ def main() -> None:
             print(f"run {run + 1} ({'peer first' if run % 2 == 0 else 'Longhall first'}):")
             print(table([(peer, ours)]), flush=True)
     if args.json:
-        print(json.dumps({"machine": machine(), "runs": rows}, indent=1))
+        load = {"before": load_before, "after": os.getloadavg()}
+        print(json.dumps({"machine": machine(), "load": load, "runs": rows}, indent=1))
         return
     print(f"machine: {machine()}")
+    load_after = os.getloadavg()
+    print(f"load average (1, 5, 15 min): {_load(load_before)} before, {_load(load_after)} after")
     print(
         f"{7 + args.spectators} clients (6 phones, 1 table display, {args.spectators} spectators),"
         f" {args.iters} timed commands per run; median of {args.runs} runs"
@@ -188,6 +192,10 @@ def main() -> None:
     )
     print(table(rows))
     print(f"longhall serve -> healthy /healthz: {rows[-1][1]['startup_s']} s")
+
+
+def _load(load: tuple[float, float, float]) -> str:
+    return ", ".join(f"{x:.1f}" for x in load)
 
 
 def table(rows: list[tuple[dict[str, Any], dict[str, Any]]]) -> str:

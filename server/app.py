@@ -168,6 +168,10 @@ def create_app(settings: Settings, clock: Clock = time.monotonic) -> Longhall:
     deflate.install()  # compress only the large messages (snapshots), not the small patches
 
     def send(ops: list[Outgoing]) -> None:
+        with sender.held():
+            publish(ops)
+
+    def publish(ops: list[Outgoing]) -> None:
         server = socketio.server
         for op in ops:
             if op.op == "emit":
@@ -218,6 +222,15 @@ def create_app(settings: Settings, clock: Clock = time.monotonic) -> Longhall:
         app.wsgi_app, settings.public_url, probes=(CHECK_HOSTS, CHECK_PATHS)
     )
     sessions = SessionGuard(socketio.server)
+    # What the handling of one client's message sends (the update to every room, the answer to
+    # the command) reaches the sender as one batch, with one wake-up once the handler is done.
+    handle_message = socketio.server.eio.handlers["message"]
+
+    def on_message(eio_sid: str, data: Any) -> Any:
+        with sender.held():
+            return handle_message(eio_sid, data)
+
+    socketio.server.eio.on("message", on_message)
 
     @socketio.on("connect")
     def on_connect(auth: object = None) -> None:
@@ -256,9 +269,7 @@ def create_app(settings: Settings, clock: Clock = time.monotonic) -> Longhall:
                 return limits.allow(f"connection:{sid}")
             return limits.allow(f"address:{address}")
 
-    @socketio.on("command")
-    def on_command(payload: object = None, *extra: object) -> dict[str, Any]:
-        sid = request.sid  # type: ignore[attr-defined]
+    def on_command(sid: str, payload: object = None, *extra: object) -> dict[str, Any]:
         if not allowed(sid):
             log.warning("rate limit: dropped a command from %s", sid)
             return refusal("rate_limited", "Too many commands: slow down.", table.stored)
@@ -267,7 +278,20 @@ def create_app(settings: Settings, clock: Clock = time.monotonic) -> Longhall:
         if json_size(payload) > settings.max_payload:
             log.warning("dropped an oversized command from %s", sid)
             return refusal("too_large", "That command is too large.", table.stored)
-        return table.submit(table.identity(sid), payload)
+        try:
+            return table.submit(table.identity(sid), payload)
+        except Exception:
+            log.exception("error while handling a command")
+            return refusal(
+                "server_error",
+                "Something went wrong on the server; nothing changed.",
+                table.stored,
+            )
+
+    # Commands, the one event of every move, go straight to python-socketio's handler: it is
+    # given the connection id, and needs none of the Flask request context Flask-SocketIO
+    # builds around each event.
+    socketio.server.on("command", on_command, namespace="/")
 
     @socketio.on(UNREADABLE_EVENT)
     def on_unreadable(*_: object) -> dict[str, Any]:

@@ -1,14 +1,22 @@
-"""WebSocket compression only where it pays: permessage-deflate for large messages only.
+"""WebSocket compression only where it pays, and once per message, not once per connection.
 
 Browsers always offer permessage-deflate, and simple-websocket always accepts it; wsproto then
-compresses every message. Updates are patches of a few hundred bytes (``server/messages.py``),
-which deflate barely shrinks, at a CPU cost per message and per connection. RFC 7692 lets a
-sender leave any message uncompressed (its RSV1 bit unset), so messages under
-:data:`COMPRESS_FROM` bytes go as they are; snapshots (several kilobytes) are still compressed.
+compresses every message, for each connection with its own compressor. Updates are patches of a
+few hundred bytes (``server/messages.py``), which deflate barely shrinks: RFC 7692 lets a sender
+leave any message uncompressed (its RSV1 bit unset), so messages under :data:`COMPRESS_FROM`
+bytes go as they are.
+
+The larger ones (snapshots, a patch after a round's reveal) go to a whole room at once: the
+server answers every offer with ``server_no_context_takeover`` (which RFC 7692, 7.1.1.1, lets a
+server add to any offer it accepts), so each message it compresses stands alone, and the sender
+(``server/sender.py``) compresses it once and writes the same frame to every connection of the
+room that negotiated the extension (:func:`frame`).
 """
 
 from __future__ import annotations
 
+import struct
+import zlib
 from typing import Any
 
 import simple_websocket.ws
@@ -19,13 +27,17 @@ COMPRESS_FROM = 1024  # bytes; the `ws` package (Node) uses the same threshold
 
 
 class LargeOnlyDeflate(PerMessageDeflate):
-    """permessage-deflate that sends small whole messages uncompressed."""
+    """permessage-deflate that compresses each message on its own (no context kept from one
+    message to the next) and sends small whole messages uncompressed."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**{**kwargs, "server_no_context_takeover": True})
 
     def frame_outbound(
         self, proto: Any, opcode: Opcode, rsv: RsvBits, data: bytes, fin: bool
     ) -> tuple[RsvBits, bytes]:
         if fin and opcode in (Opcode.TEXT, Opcode.BINARY) and len(data) < COMPRESS_FROM:
-            return rsv, data  # a whole small message: no compression, the context untouched
+            return rsv, data  # a whole small message: no compression
         result: tuple[RsvBits, bytes] = super().frame_outbound(proto, opcode, rsv, data, fin)
         return result
 
@@ -33,3 +45,35 @@ class LargeOnlyDeflate(PerMessageDeflate):
 def install() -> None:
     """Make simple-websocket offer :class:`LargeOnlyDeflate` to the clients that ask."""
     simple_websocket.ws.PerMessageDeflate = LargeOnlyDeflate
+
+
+def window_bits(server: Any) -> int | None:
+    """The window of the messages this server may compress on its own for a connection (a
+    ``simple_websocket.Server`` whose handshake is done): None if the connection negotiated no
+    compression, or one that keeps its context from message to message."""
+    connection = getattr(getattr(server, "ws", None), "connection", None)
+    for extension in getattr(getattr(connection, "_proto", None), "extensions", ()):
+        if (
+            isinstance(extension, PerMessageDeflate)
+            and extension.enabled()
+            and extension.server_no_context_takeover
+        ):
+            return int(extension.server_max_window_bits)
+    return None
+
+
+def frame(payload: bytes, bits: int | None) -> bytes:
+    """A whole, unmasked WebSocket text frame (RFC 6455 5.2) of ``payload``: compressed on its
+    own (RFC 7692 7.2.1) if it is large and ``bits`` gives the connection's window, else as it
+    is."""
+    first = 0x81  # FIN, text
+    if bits is not None and len(payload) >= COMPRESS_FROM:
+        deflate = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -bits)
+        payload = (deflate.compress(payload) + deflate.flush(zlib.Z_SYNC_FLUSH))[:-4]
+        first = 0xC1  # FIN, RSV1 (compressed), text
+    size = len(payload)
+    if size < 126:
+        return bytes((first, size)) + payload
+    if size < 65536:
+        return struct.pack("!BBH", first, 126, size) + payload
+    return struct.pack("!BBQ", first, 127, size) + payload

@@ -199,8 +199,12 @@ def diff(
             before = old[key]
             if before is value or _same(before, value):
                 continue
+            kind = type(value)
+            if (kind is not dict and kind is not list) or kind is not type(before):
+                ops.append([[*path, key], value])  # a value replaced: what diff() would say
+                continue
             where = [*path, key]
-            if tuple(where) in SHARED:
+            if len(where) <= 2 and tuple(where) in SHARED:
                 pair = (tuple(where), id(before), id(value))
                 known = memo.get(pair)
                 if known is None:

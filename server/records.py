@@ -17,6 +17,7 @@ from typing import Any, Literal
 from . import fingerprints
 from .commandkit import Record
 from .commands import KINDS
+from .frozen import freeze
 from .games.api import JSON, GameSpec, GameState
 from .games.registry import GAMES
 from .seats import Occupant
@@ -83,6 +84,8 @@ class Records:
         self._views_version = -1
         self._public: JSON | None = None  # the public part of every view of that version
         self._decided: dict[str, Any] = {}  # what each context was, last time it was digested
+        # each reader's last view (and "public": the public part), which the next copy shares
+        self._last: dict[int | str | None, JSON] = {}
 
     @classmethod
     def restore(cls, store: Store, new_code: Callable[[], str]) -> Records:
@@ -288,12 +291,15 @@ class Records:
         that the next action changes in place, and the last message sent must stay as it was,
         for the next patch to be made against it. The public part every view holds is computed
         and copied once per version and shared, so that it is also compared once per patch
-        (server/messages.py)."""
-        if self._public is None:
-            self._public = _copy(self.spec.public_view(state))
+        (server/messages.py); each copy shares what did not change with the reader's last one
+        (server/frozen.py)."""
+        if self._public is None:  # copied, sharing what did not change with the last copy
+            self._public = freeze(self.spec.public_view(state), self._last.get("public"))
+            self._last["public"] = self._public
         public = self._public
         raw = self.spec.view(state, seat, public)
-        rest = _copy({key: value for key, value in raw.items() if key != "public"})
+        rest = {key: value for key, value in raw.items() if key != "public"}
+        rest = self._last[seat] = freeze(rest, self._last.get(seat))
         return {key: public if key == "public" else rest[key] for key in raw}
 
     def update_contexts(self) -> None:
@@ -348,12 +354,6 @@ def keep_reveals(
     batch = [r for r in kept if r.get("together")]
     alone = [r for r in kept if not r.get("together")] + [{**r, "together": False} for r in new]
     return batch + alone[-SINGLE_REVEALS_KEPT:]
-
-
-def _copy(value: JSON) -> JSON:
-    """A deep copy of plain JSON (the C encoder and decoder beat ``copy.deepcopy``)."""
-    copied: JSON = json.loads(json.dumps(value, separators=(",", ":")))
-    return copied
 
 
 def digest(value: Any) -> str:

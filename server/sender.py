@@ -12,6 +12,12 @@ queue, in the order it was sent. A connection whose kernel buffer is full (a pho
 Wi-Fi that stopped reading) is not waited for: from then on its packets go back to its own
 engine.io writer thread, which may block on it alone. A connection that started on long-polling
 and upgraded keeps engine.io's own path throughout.
+
+A large message (a snapshot) is compressed once for all the connections that asked for
+permessage-deflate (``server/deflate.py``). What the handling of one client message sends (a
+command's update to every room and its answer) is queued as one batch and wakes the sender once
+(:meth:`Sender.held`). And each WebSocket is read in its connection's own thread
+(:meth:`DirectWebSocket.wait`), not in a simple-websocket thread of its own.
 """
 
 from __future__ import annotations
@@ -20,17 +26,17 @@ import collections
 import contextlib
 import logging
 import socket
-import struct
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import simple_websocket
 from engineio import packet as engineio_packet
 from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
 from socketio import packet as socketio_packet
+from wsproto.utilities import LocalProtocolError
 
-from .deflate import COMPRESS_FROM
+from . import deflate
 
 log = logging.getLogger("longhall.sender")
 
@@ -52,6 +58,7 @@ class Sender:
         self.slow: set[int] = set()  # engine.io sockets (by id) that went back to their own writer
         self.routes: dict[str, DirectWebSocket] = {}  # engine.io session id -> its WebSocket
         self.thread: threading.Thread | None = None
+        self._held = threading.local()  # how deep this thread is in :meth:`held`
 
     def install(self, eio: Any) -> None:
         """Make the engine.io server's WebSockets send through this sender."""
@@ -99,7 +106,7 @@ class Sender:
         if routed:
             with self.ready:
                 self.items.extend(routed)
-                self.ready.notify()
+                self._wake()
 
     def send(self, eio_socket: Any, ws: DirectWebSocket, pkt: Any) -> None:
         """engine.io's ``Socket.send`` for a routed socket."""
@@ -109,6 +116,27 @@ class Sender:
     def put(self, eio_socket: Any, ws: DirectWebSocket, pkt: Any) -> None:
         with self.ready:
             self.items.append((eio_socket, ws, pkt))
+            self._wake()
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        """Queue what this thread sends meanwhile without waking the sender, then wake it once:
+        a command's update to every room and its answer make one batch, written once the
+        command's thread is done, instead of a wake-up (and a fight for the GIL) per room."""
+        depth = getattr(self._held, "depth", 0)
+        self._held.depth = depth + 1
+        try:
+            yield
+        finally:
+            self._held.depth = depth
+            if depth == 0:
+                with self.ready:
+                    if self.items:
+                        self.ready.notify()
+
+    def _wake(self) -> None:
+        """Wake the sender (holding ``self.ready``), unless this thread holds its messages."""
+        if not getattr(self._held, "depth", 0):
             self.ready.notify()
 
     def _run(self) -> None:
@@ -118,7 +146,8 @@ class Sender:
                     self.ready.wait()
                 batch = list(self.items)
                 self.items.clear()
-            frames: dict[int, bytes | None] = {}  # the same packet to a whole room: framed once
+            # the same packet to a whole room: framed (and compressed) once
+            frames: dict[tuple[int, int | None], bytes | None] = {}
             for eio_socket, ws, pkt in batch:
                 try:
                     self._write(eio_socket, ws, pkt, frames)
@@ -126,7 +155,11 @@ class Sender:
                     log.debug("could not write to %s", eio_socket.sid, exc_info=True)
 
     def _write(
-        self, eio_socket: Any, ws: DirectWebSocket, pkt: Any, frames: dict[int, bytes | None]
+        self,
+        eio_socket: Any,
+        ws: DirectWebSocket,
+        pkt: Any,
+        frames: dict[tuple[int, int | None], bytes | None],
     ) -> None:
         real = eio_socket.queue.real
         if pkt is None or id(eio_socket) in self.slow:
@@ -135,11 +168,12 @@ class Sender:
         server = ws.ws
         if not server.connected:
             return
-        key = id(pkt)
-        if key not in frames:
-            frames[key] = _frame(pkt.encode())
-        frame = frames[key]
-        if frame is None:  # large or binary: the WebSocket's own framing (and deflate)
+        key = (id(pkt), ws.deflate)
+        if key in frames:
+            frame = frames[key]
+        else:
+            frame = frames[key] = _frame(pkt.encode(), ws.deflate)
+        if frame is None:  # binary: the WebSocket's own framing
             server.send(pkt.encode())
             return
         sock: socket.socket = server.sock
@@ -182,6 +216,7 @@ class DirectWebSocket(SimpleWebSocketWSGI):  # type: ignore[misc]
     def __init__(self, handler: Any, server: Any, sender: Sender, **kwargs: Any) -> None:
         super().__init__(handler, server, **kwargs)
         self.sender = sender
+        self.deflate: int | None = None  # the window to compress large messages with, if any
 
     def send(self, message: Any) -> Any:
         """engine.io's writer thread (a slow phone's): the rest of a half-written frame as it is."""
@@ -193,8 +228,28 @@ class DirectWebSocket(SimpleWebSocketWSGI):  # type: ignore[misc]
             return None
         return super().send(message)
 
+    def wait(self) -> Any:
+        """The next message from the client, read in the connection's own thread (engine.io's
+        loop), or None once the connection is closed. simple-websocket reads in a thread of its
+        own and wakes this one for every message: a hand-off (two thread switches) per command,
+        and a thread per connection, for nothing."""
+        ws = self.ws
+        while ws.connected and not ws.input_buffer:
+            try:
+                data = ws.sock.recv(ws.receive_bytes)
+                if not data:
+                    raise OSError("closed by the client")
+                ws.ws.receive_data(data)
+                ws.connected = ws._handle_events()  # answers pings and closes, as its thread did
+            except (OSError, LocalProtocolError):
+                ws.connected = False
+        if ws.input_buffer:
+            return ws.input_buffer.pop(0)
+        return None
+
     def __call__(self, environ: Any, start_response: Any) -> Any:
-        self.ws = simple_websocket.Server(environ, **self.server_args)
+        self.ws = simple_websocket.Server(environ, thread_class=_Unstarted, **self.server_args)
+        self.deflate = deflate.window_bits(self.ws)
         eio_socket = getattr(self.app, "__self__", None)
         direct = eio_socket is not None and not eio_socket.connected
         if direct:
@@ -206,6 +261,8 @@ class DirectWebSocket(SimpleWebSocketWSGI):  # type: ignore[misc]
         finally:
             if direct:
                 self.sender.detach(eio_socket)
+            with contextlib.suppress(OSError):  # as simple-websocket's thread did when it ended
+                self.ws.sock.close()
         if self.ws.mode == "gunicorn":
             raise StopIteration()
         if self.ws.mode == "werkzeug":
@@ -213,18 +270,25 @@ class DirectWebSocket(SimpleWebSocketWSGI):  # type: ignore[misc]
         return ret
 
 
-def _frame(data: str | bytes) -> bytes | None:
-    """A whole, unmasked, uncompressed WebSocket text frame for a small message (RFC 6455 5.2;
-    RFC 7692 lets any message go uncompressed); None for what the WebSocket frames itself."""
+class _Unstarted:
+    """simple-websocket's reader thread, never started: :meth:`DirectWebSocket.wait` reads."""
+
+    name = "(_thread)"
+
+    def __init__(self, target: Callable[[], None]) -> None:
+        self.target = target
+
+    def start(self) -> None:
+        pass
+
+
+def _frame(data: str | bytes, bits: int | None) -> bytes | None:
+    """A whole WebSocket frame of a text message, compressed if it is large and the connection
+    lets this server compress each message on its own (``bits``, see :mod:`server.deflate`);
+    None for a binary message, which the WebSocket frames itself."""
     if not isinstance(data, str):
         return None
-    payload = data.encode()
-    size = len(payload)
-    if size >= COMPRESS_FROM:
-        return None
-    if size < 126:
-        return bytes((0x81, size)) + payload
-    return struct.pack("!BBH", 0x81, 126, size) + payload
+    return deflate.frame(data.encode(), bits)
 
 
 class Unframed(bytes):

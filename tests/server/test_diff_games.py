@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from server.frozen import freeze
 from server.gamedata import default_config
 from server.games.registry import GAMES
 from server.messages import diff
@@ -49,3 +50,53 @@ def test_patches_rebuild_every_view_of_whole_random_games(game: str) -> None:
                 )
             before = after
         assert state.is_over(), f"{game} with {players} random bots did not end in 3000 steps"
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_frozen_views_are_the_views_as_json_and_stay_so(game: str) -> None:
+    """``freeze`` (server/frozen.py) copies each view sharing what did not change with the last
+    copy: over a whole random game every copy is the view as JSON has it, and no later action,
+    changing the state in place, changes a copy made before it."""
+    spec = GAMES[game]
+    players = spec.max_players
+    state = spec.new(default_config(game, players), 11)
+    bots = [spec.bots["random"](200 + s) for s in range(players)]
+    last: dict[Any, Any] = {}
+    kept: list[tuple[Any, str]] = []  # every copy made, with its JSON when it was made
+    steps = 0
+    while not state.is_over() and steps < 3000:
+        public = freeze(spec.public_view(state), last.get("public"))
+        last["public"] = public
+        for seat in [None, *range(players)]:
+            raw = spec.view(state, seat, public)
+            rest = {k: v for k, v in raw.items() if k != "public"}
+            frozen = last[seat] = freeze(rest, last.get(seat))
+            expected = json.dumps({k: v for k, v in raw.items() if k != "public"}, sort_keys=True)
+            assert json.dumps(frozen, sort_keys=True) == expected, f"{game} step {steps} {seat}"
+            kept.append((frozen, expected))
+        kept.append((public, json.dumps(spec.public_view(state), sort_keys=True)))
+        active = state.active_seats()
+        if active:
+            state.apply(active[0], bots[active[0]].choose(state, active[0]))
+        else:
+            state.apply(None, state.legal_actions(None)[0])
+        steps += 1
+        if steps % 50 == 0 or state.is_over():  # the copies made so far are as they were made
+            for frozen, expected in kept:
+                assert json.dumps(frozen, sort_keys=True) == expected, f"{game} step {steps}"
+            kept = kept[-(players + 2) :]
+    assert state.is_over()
+
+
+def test_freeze_copies_as_json_does() -> None:
+    raw = {"a": [1, [2, 3]], "b": {1: "x"}, "c": {"d": [True, None, 1.5]}, "t": (1, 2)}
+    old = freeze(raw)
+    assert old == json.loads(json.dumps(raw))
+    new = {"a": [1, [2, 3]], "b": {1: "y"}, "c": {"d": [True, None, 1.5], "e": "new"}, "t": (1, 2)}
+    frozen = freeze(new, old)
+    assert frozen == json.loads(json.dumps(new))
+    assert frozen["a"] is old["a"]  # unchanged: the earlier copy itself
+    assert frozen["c"]["d"] is old["c"]["d"]
+    assert frozen["c"] is not old["c"] and frozen["b"] is not old["b"]
+    new["c"]["d"].append(7)  # the view changed in place afterwards: the copies did not
+    assert frozen["c"]["d"] == [True, None, 1.5] and old["c"]["d"] == [True, None, 1.5]

@@ -3,9 +3,14 @@ reading must hold up nobody, and must still get every message, in order, once it
 
 from __future__ import annotations
 
+import base64
 import json
+import os
+import socket
+import struct
 import threading
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -96,4 +101,92 @@ def test_a_screen_that_stops_reading_holds_up_nobody_and_loses_nothing(tmp_path:
     finally:
         if screen is not None:
             screen.close()
+        server.stop()
+
+
+class DeflateScreen:
+    """A table display over a bare WebSocket that offers permessage-deflate as browsers do."""
+
+    def __init__(self, port: int) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=60)
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall(
+            (
+                "GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\n"
+                f"Host: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+                "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n\r\n"
+            ).encode()
+        )
+        self.buffer = b""
+        while b"\r\n\r\n" not in self.buffer:
+            self.buffer += self.sock.recv(65536)
+        head, _, self.buffer = self.buffer.partition(b"\r\n\r\n")
+        self.head = head.decode().lower()
+        self.inflate = zlib.decompressobj(-15)  # one for the connection, as a browser keeps
+        self.compressed: list[bytes] = []  # every compressed message, as it came
+
+    def _exact(self, n: int) -> bytes:
+        while len(self.buffer) < n:
+            data = self.sock.recv(65536)
+            assert data, "the server closed the connection"
+            self.buffer += data
+        out, self.buffer = self.buffer[:n], self.buffer[n:]
+        return out
+
+    def receive(self) -> str:
+        first, second = self._exact(2)
+        assert first in (0x81, 0xC1), f"not a whole text frame: {first:#x}"
+        size = second & 0x7F
+        if size == 126:
+            (size,) = struct.unpack("!H", self._exact(2))
+        elif size == 127:
+            (size,) = struct.unpack("!Q", self._exact(8))
+        payload = self._exact(size)
+        if first == 0xC1:  # compressed (RSV1)
+            self.compressed.append(payload)
+            payload = self.inflate.decompress(payload + b"\x00\x00\xff\xff")
+        return payload.decode()
+
+    def send(self, text: str) -> None:
+        payload, mask = text.encode(), os.urandom(4)
+        assert len(payload) < 126
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        self.sock.sendall(bytes((0x81, 0x80 | len(payload))) + mask + masked)
+
+    def next_event(self, prefix: str) -> Any:
+        while True:
+            text = self.receive()
+            if text.startswith(prefix):
+                return json.loads(text[len(prefix) :])
+
+
+def test_large_messages_are_compressed_each_on_its_own(tmp_path: Path) -> None:
+    """A screen that offers permessage-deflate gets large messages compressed and small ones as
+    they are; the server keeps no context from one message to the next (it says so in the
+    handshake), so the same compressed frame can go to every screen of a room."""
+    server = ServerProcess(tmp_path, "--rate-limit", "100000")
+    server.start()
+    screens: list[DeflateScreen] = []
+    try:
+        for _ in range(2):
+            screen = DeflateScreen(server.port)
+            screens.append(screen)
+            assert "permessage-deflate" in screen.head
+            assert "server_no_context_takeover" in screen.head
+            assert screen.receive().startswith("0")  # engine.io open: small, as it is
+            screen.send("40")
+        for screen in screens:
+            event, snapshot = screen.next_event("42")
+            assert event == "snapshot" and snapshot["table"]["status"] == "lobby"
+            screen.send('421["snapshot"]')  # asked again: the answer comes large as well
+            (again,) = screen.next_event("431")
+            assert again["table"]["code"] == snapshot["table"]["code"]
+            assert len(screen.compressed) == 2, "the snapshot and the answer came compressed"
+            for payload in screen.compressed:  # each stands alone
+                alone = zlib.decompressobj(-15).decompress(payload + b"\x00\x00\xff\xff")
+                assert json.loads(alone[alone.index(b"[") :])[-1]["table"]["code"]
+    finally:
+        for screen in screens:
+            screen.sock.close()
         server.stop()
