@@ -29,20 +29,23 @@ def contested_field(st: EketorpState, fld: str) -> bool:
 def fight_choices(st: EketorpState, seat: int) -> list[tuple[str, int]]:
     """Return every fight or siege ``seat`` may start now (R5.6, R5.7), in board order, as
     (field, opponent) pairs; a siege's opponent is -1 (the castle's owner defends it)."""
-    board = st.board
-    n = st.n
+    board, fields = st.board, st.fields
+    others = [other for other in range(st.n) if other != seat]
     out: list[tuple[str, int]] = []
     for fld in R.FIELDS:
         occ = board[fld]
-        if occ[seat] and contested_field(st, fld):
-            out += [(fld, other) for other in range(n) if other != seat and occ[other]]
-    for key in R.enemy_siege_fields(n, seat):  # R5.7: the defender never starts a siege
+        # R5.3, as ``contested_field`` (written out: this runs after every fight)
+        if occ[seat] and len(occ) - occ.count(0) >= 2 and sum(occ) > sum(fields[fld].values()):
+            out += [(fld, other) for other in others if occ[other]]
+    done = st.sieges_done
+    for key in R.enemy_siege_fields(st.n, seat):  # R5.7: the defender never starts a siege
         occ = board[key]
-        if not occ[seat]:
+        mine = occ[seat]
+        if not mine:
             continue
-        if sum(occ) > occ[seat]:  # R5.4: several players on a siege field fight first
-            out += [(key, other) for other in range(n) if other != seat and occ[other]]
-        elif key not in st.sieges_done:  # R5.5, R5.14: one siege per siege field
+        if sum(occ) > mine:  # R5.4: several players on a siege field fight first
+            out += [(key, other) for other in others if occ[other]]
+        elif key not in done:  # R5.5, R5.14: one siege per siege field
             out.append((key, -1))
     return out
 
@@ -69,7 +72,8 @@ def has_fight(st: EketorpState, seat: int) -> bool:
     done = st.sieges_done
     for key in R.enemy_siege_fields(st.n, seat):
         occ = board[key]
-        if occ[seat] and (key not in done or sum(occ) > occ[seat]):
+        mine = occ[seat]
+        if mine and (key not in done or sum(occ) > mine):
             return True
     return False
 
@@ -77,7 +81,9 @@ def has_fight(st: EketorpState, seat: int) -> bool:
 def enter_pick(st: EketorpState) -> str | None:
     """Find the next player clockwise with a fight to pick; skip those without (R5.6)."""
     st.fight = None
-    for seat in st.clockwise(st.turn):
+    n, turn = st.n, st.turn
+    for k in range(n):
+        seat = (turn + k) % n
         if has_fight(st, seat):
             st.turn = seat
             return None

@@ -18,8 +18,6 @@ from . import planning
 from . import rules as R
 from .building import auto_build, build, done, take
 from .fights import (
-    _after_loot,
-    can_loot,
     can_swap,
     exchange_hand,
     fight_choices,
@@ -133,19 +131,43 @@ def _plan(st: EketorpState, rngs: list[Rng]) -> None:
     st.version += 1
 
 
-def _fight(st: EketorpState, rngs: list[Rng]) -> None:
-    """One whole fight or siege at random: the pick, the swaps, both cards, the result, the loot
-    (the same draws as ``sample`` action by action, without the fight's own bookkeeping)."""
+def _fights(st: EketorpState, rngs: list[Rng]) -> None:
+    """Every fight and siege of the round at random, each whole: the pick, the swaps, both
+    cards, the result, the loot (the same draws as ``sample`` action by action)."""
     if st.phase != "pick":  # a play-out from the middle of a fight: finish it action by action
         _finish_fight(st, rngs)
         return
-    a = st.turn
-    options = fight_choices(st, a)
+    n = st.n
+    options = fight_choices(st, st.turn)
+    while True:
+        if _fight(st, rngs, st.turn, options):  # looted: the handlers went on to the next pick
+            if st.phase != "pick":
+                return
+            options = fight_choices(st, st.turn)
+            continue
+        # as ``enter_pick``: the next seat clockwise with a fight, its fights listed at once
+        turn = st.turn
+        for k in range(n):
+            seat = (turn + k) % n
+            options = fight_choices(st, seat)
+            if options:
+                st.turn = seat
+                break
+        else:
+            st.goto("sharing")
+            return
+
+
+def _fight(st: EketorpState, rngs: list[Rng], a: int, options: list[tuple[str, int]]) -> bool:
+    """One whole fight or siege that ``a`` picks from ``options``; whether it was looted (then the
+    game is in its next phase already, else the next pick is still to be found)."""
     fld, b = options[_below(rngs[a], len(options))]
     siege = b < 0
     if siege:
-        b = R.OWNERS[fld.split(":")[1]]
-        defended = st.board[R.castle_field(b)][b] > 0  # R5.15, R5.16
+        castle_side = R.parse_siege(fld)
+        assert castle_side is not None
+        b, side = castle_side
+        defended = st.board[R.CASTLE_FIELDS[b]][b] > 0  # R5.15, R5.16
     else:
         defended = True
     actions = 3  # the pick and both cards
@@ -171,30 +193,35 @@ def _fight(st: EketorpState, rngs: list[Rng]) -> None:
     hands[b].remove(card_b)
     winner = settle(st, siege, fld, a, b, defended, card_a, card_b)
     st.version += actions
-    if siege and winner == a:  # R5.17: the loot, as ``fights.loot`` would find the fight
-        st.fight = {
-            "kind": "siege",
-            "field": fld,
-            "a": a,
-            "b": b,
-            "defended": defended,
-            "swapper": 2,
-            "swaps": swaps,
-            "played": [card_a, card_b],
-        }
-        if can_loot(st):
+    if siege and winner == a:  # R5.17: the loot
+        castle = st.castles[b]
+        damage = abs(card_a - (card_b if defended else 0))
+        if any(
+            castle[site - 1] and R.VALUE[castle[site - 1][-1]] <= damage
+            for site in R.SIDE_SITES[side]
+        ):  # as ``can_loot``: a stone within the damage, so the besieger chooses
+            st.fight = {  # as ``fights.loot`` finds the fight
+                "kind": "siege",
+                "field": fld,
+                "a": a,
+                "b": b,
+                "defended": defended,
+                "swapper": 2,
+                "swaps": swaps,
+                "played": [card_a, card_b],
+            }
             options_loot = loot_options(st)
             k = _below(rngs[a], len(options_loot) + 1)
             st.version += 1
             if k < len(options_loot):
-                loot(st, a, options_loot[k])
-            else:
-                skip_loot(st, a, _SKIP_LOOT)
-        else:
-            st.goto(_after_loot(st, [], None))
-    else:
-        st.turn = (a + 1) % st.n
-        st.goto("pick")
+                loot(st, a, options_loot[k])  # on to the next pick
+                return True
+            st.fight = None
+        # nothing taken (``_after_loot``; the public record aside: a thinking copy keeps none)
+        assert st.last_fight is not None
+        st.last_fight["loot"] = {"removed": [], "kept": None}
+    st.turn = (a + 1) % st.n
+    return False
 
 
 def _finish_fight(st: EketorpState, rngs: list[Rng]) -> None:
@@ -270,10 +297,10 @@ def _build(st: EketorpState, rngs: list[Rng]) -> None:
 
 _STEPS = {
     "planning": _plan,
-    "pick": _fight,
-    "swap": _fight,
-    "choose": _fight,
-    "loot": _fight,
+    "pick": _fights,
+    "swap": _fights,
+    "choose": _fights,
+    "loot": _fights,
     "sharing": _share,
     "building": _build,
 }
