@@ -24,6 +24,7 @@ from server.games.playout import (
     table_step,
     thinking_copy,
 )
+from server.games.registry import get
 from server.games.rng import Rng
 from server.games.vikings_on_board import SPEC as VIKINGS
 
@@ -141,3 +142,19 @@ def test_vikings_on_board_plays_out_on_the_fast_path() -> None:
     steps = playout(st, [lambda s, seat, rng: bots[seat].choose(s, seat)] * 3, [Rng(0)] * 3)
     assert st.is_over() and steps > 20
     assert not VIKINGS.check_invariants(st)
+
+
+@pytest.mark.parametrize("game", ["eketorp", "vikings_on_board", "vikings_gone_wild"])
+def test_a_clone_is_the_state_restored_from_its_json_and_independent(game: str) -> None:
+    spec = get(game)
+    st = spec.new(default_config(game, 3), 4)
+    bots = [spec.bots["random"](s) for s in range(3)]
+    for _ in range(40):  # some way into the game: a log, hands, a board
+        _full_step(st, bots)
+    before = st.to_dict()
+    copy = st.clone()
+    assert copy.to_dict() == before == type(st).from_dict(before).to_dict()
+    assert copy.rng is not st.rng and copy.log is not st.log
+    for _ in range(40):  # the copy plays on; the original does not move
+        _full_step(copy, bots)
+    assert st.to_dict() == before != copy.to_dict()
