@@ -19,6 +19,12 @@ if TYPE_CHECKING:
 
 # -- classification (R5.1-R5.5) -----------------------------------------------------------------
 
+# every seat but one, by the number of players and that seat
+_OTHERS = {
+    n: tuple(tuple(o for o in range(n) if o != seat) for seat in range(n))
+    for n in range(R.MIN_PLAYERS, R.MAX_PLAYERS + 1)
+}
+
 
 def contested_field(st: EketorpState, fld: str) -> bool:
     """A material field with vikings of several players and fewer stones than vikings (R5.3)."""
@@ -30,7 +36,7 @@ def fight_choices(st: EketorpState, seat: int) -> list[tuple[str, int]]:
     """Return every fight or siege ``seat`` may start now (R5.6, R5.7), in board order, as
     (field, opponent) pairs; a siege's opponent is -1 (the castle's owner defends it)."""
     board, fields = st.board, st.fields
-    others = [other for other in range(st.n) if other != seat]
+    others = _OTHERS[st.n][seat]
     out: list[tuple[str, int]] = []
     for fld in R.FIELDS:
         occ = board[fld]
@@ -326,9 +332,10 @@ def settle(
     defended: bool,
     card_a: int,
     card_b: int,
+    public: bool = True,
 ) -> int | None:
     """Apply a fight's result: hospital, card exchange, refill (R5.10-R5.16, D7); return the
-    winner (None on a tie)."""
+    winner (None on a tie). ``public=False``: no event for the log (a thinking copy keeps none)."""
     value_b = card_b if defended else 0  # R5.16: with no defender the owner's card counts 0
     damage = abs(card_a - value_b)
     b_place = R.castle_field(b) if siege else fld
@@ -382,6 +389,8 @@ def settle(
         "hospital": hospital,
         "loot": None,
     }
+    if not public:
+        return winner
     st.record(
         "result",
         kind=kind,

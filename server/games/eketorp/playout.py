@@ -191,7 +191,7 @@ def _fight(st: EketorpState, rngs: list[Rng], a: int, options: list[tuple[str, i
     cards = sorted(set(hands[b]))
     card_b = cards[_below(rngs[b], len(cards))]
     hands[b].remove(card_b)
-    winner = settle(st, siege, fld, a, b, defended, card_a, card_b)
+    winner = settle(st, siege, fld, a, b, defended, card_a, card_b, public=False)
     st.version += actions
     if siege and winner == a:  # R5.17: the loot
         castle = st.castles[b]
