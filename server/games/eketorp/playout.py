@@ -4,6 +4,12 @@
 same choices in the same order, counted instead of listed), so a play-out on the fast path and a
 game of random bots on the full engine are the same game; ``tests/games/test_playout.py`` checks
 that state by state.
+
+:func:`random_playout` plays random bots in whole steps instead (a seat's whole plan, a round's
+fights, the sharing, a seat's building), each seat drawing from its own generator exactly what
+the random bot draws action by action, and adding one to ``version`` per action a step stands
+for: the same game again, without the per-action loop (the same test compares every state after
+every whole step).
 """
 
 from __future__ import annotations
@@ -307,9 +313,9 @@ _STEPS = {
 
 
 def step(st: EketorpState, rngs: list[Rng]) -> None:
-    """Play one whole step at random: a seat's plan, a fight, the sharing, a seat's building, or
-    the table's step. Each seat draws from its own generator exactly what the random bot draws
-    action by action, so the game is the same as ``sample`` action by action."""
+    """Play one whole step at random: a seat's plan, the round's fights, the sharing, a seat's
+    building, or the table's step. Each seat draws from its own generator exactly what the
+    random bot draws action by action, so the game is the same as ``sample`` action by action."""
     whole = _STEPS.get(st.phase)
     if whole is not None:
         whole(st, rngs)
