@@ -179,8 +179,18 @@ class PhasedState:
         return st
 
     def clone(self: S) -> S:
-        """Return an independent copy (for bots that look ahead)."""
-        return type(self).from_dict(self.to_dict())
+        """Return an independent copy (for bots that look ahead): the state ``from_dict`` would
+        restore from ``to_dict``, in one pickle round trip instead of two."""
+        cls = type(self)
+        names = [name for name in cls.FIELDS_ORDER if name != "rng"]
+        values = pickle.loads(
+            pickle.dumps([getattr(self, name) for name in names], pickle.HIGHEST_PROTOCOL)
+        )
+        out = cls.__new__(cls)
+        for name, value in zip(names, values, strict=True):
+            setattr(out, name, value)
+        out.rng = Rng(self.rng.state)
+        return out
 
     def __eq__(self, other: object) -> bool:
         return (

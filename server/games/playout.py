@@ -13,8 +13,9 @@ itself in a copy made for thinking. Here:
 - :func:`playout` plays a copy to the end (or to a stop condition) with a policy.
 
 Each game adds a sampler that draws one legal action without listing all of them
-(``eketorp.playout.sample``); ``tests/games/test_playout.py`` plays the same seeds on the full
-engine and on this path and compares every state.
+(``eketorp.playout.sample``; Eketorp also plays random play-outs in whole steps,
+``eketorp.playout.random_playout``); ``tests/games/test_playout.py`` plays the same seeds on the
+full engine and on this path and compares every state.
 """
 
 from __future__ import annotations

@@ -8,13 +8,16 @@ the two states must be equal (all but the log, which a thinking copy does not ke
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from server.gamedata import default_config
 from server.games.api import IllegalAction
 from server.games.eketorp import SPEC as EKETORP
 from server.games.eketorp.bots import RandomBot
-from server.games.eketorp.playout import sample
+from server.games.eketorp.playout import random_playout, sample, step
+from server.games.phased import PhasedState
 from server.games.playout import (
     NullLog,
     comparable,
@@ -23,6 +26,7 @@ from server.games.playout import (
     table_step,
     thinking_copy,
 )
+from server.games.registry import get
 from server.games.rng import Rng
 from server.games.vikings_on_board import SPEC as VIKINGS
 
@@ -60,6 +64,66 @@ def test_eketorp_fast_path_plays_the_same_game_as_the_full_engine(players: int, 
     assert full.log and isinstance(fast.log, NullLog) and not fast.log
 
 
+def _full_step(full: Any, bots: list[Any]) -> None:
+    active = full.active_seats()
+    if active:
+        full.apply(active[0], bots[active[0]].choose(full, active[0]))
+    else:
+        full.apply(None, full.legal_actions(None)[0])
+
+
+@pytest.mark.parametrize(
+    ("players", "seed", "start"),
+    [
+        (3, 21, None),
+        (4, 22, None),
+        (5, 23, None),
+        (6, 24, None),
+        (6, 25, "swap"),
+        (4, 26, "choose"),
+    ],
+)
+def test_eketorp_whole_steps_play_the_same_game_as_the_full_engine(
+    players: int, seed: int, start: str | None
+) -> None:
+    """A whole random plan, fight or building at once: the same draws, the same states. ``start``:
+    copy the game in the middle of a fight (round 2), as a search may."""
+    full = eketorp(EKETORP.new(default_config("eketorp", players), seed))
+    bots = [EKETORP.bots["random"](seed * 131 + s) for s in range(players)]
+    randoms = [bot for bot in bots if isinstance(bot, RandomBot)]
+    assert len(randoms) == players
+    while start is not None and not (full.round == 2 and full.phase == start):
+        _full_step(full, bots)
+    if start == "choose":  # the first card down, the second not yet
+        _full_step(full, bots)
+        assert full.phase == "choose" and full.fight is not None
+        assert full.fight["played"].count(None) == 1
+    fast = thinking_copy(full)
+    rngs = [Rng(bot.rng.state) for bot in randoms]
+    steps = 0
+    while not fast.is_over():
+        before = fast.version
+        step(fast, rngs)
+        assert fast.version > before  # every step is one or more of the random bot's actions
+        steps += 1
+        while full.version < fast.version:
+            _full_step(full, bots)
+        assert comparable(fast) == comparable(full), (steps, full.phase)
+        assert [r.state for r in rngs] == [bot.rng.state for bot in randoms], steps
+    assert full.is_over() and fast.winners() == full.winners()
+    assert 50 < steps < full.version / 2  # whole steps, far fewer than the actions
+
+
+def test_a_random_playout_stops_at_the_end_of_a_round() -> None:
+    st = thinking_copy(eketorp(EKETORP.new(default_config("eketorp", 6), 9)))
+    rngs = [Rng(s) for s in range(6)]
+    random_playout(st, rngs, until=lambda s: s.phase == "round_end")
+    assert st.phase == "round_end" and st.round == 1
+    random_playout(st, rngs)
+    assert st.is_over() and st.round > 1
+    assert not EKETORP.check_invariants(st)
+
+
 def test_a_thinking_copy_is_independent_and_shares_only_the_settings() -> None:
     st = eketorp(EKETORP.new(default_config("eketorp", 4), 3))
     copy = thinking_copy(st)
@@ -89,3 +153,21 @@ def test_vikings_on_board_plays_out_on_the_fast_path() -> None:
     steps = playout(st, [lambda s, seat, rng: bots[seat].choose(s, seat)] * 3, [Rng(0)] * 3)
     assert st.is_over() and steps > 20
     assert not VIKINGS.check_invariants(st)
+
+
+@pytest.mark.parametrize("game", ["eketorp", "vikings_on_board", "vikings_gone_wild"])
+def test_a_clone_is_the_state_restored_from_its_json_and_independent(game: str) -> None:
+    spec = get(game)
+    st = spec.new(default_config(game, 3), 4)
+    assert isinstance(st, PhasedState)  # every game's state is a phased state
+    bots = [spec.bots["random"](s) for s in range(3)]
+    for _ in range(40):  # some way into the game: a log, hands, a board
+        _full_step(st, bots)
+    before = st.to_dict()
+    copy = st.clone()
+    assert isinstance(copy, PhasedState)
+    assert copy.to_dict() == before == type(st).from_dict(before).to_dict()
+    assert copy.rng is not st.rng and copy.log is not st.log
+    for _ in range(40):  # the copy plays on; the original does not move
+        _full_step(copy, bots)
+    assert st.to_dict() == before != copy.to_dict()

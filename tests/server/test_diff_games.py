@@ -89,10 +89,20 @@ def test_frozen_views_are_the_views_as_json_and_stay_so(game: str) -> None:
 
 
 def test_freeze_copies_as_json_does() -> None:
-    raw = {"a": [1, [2, 3]], "b": {1: "x"}, "c": {"d": [True, None, 1.5]}, "t": (1, 2)}
+    raw: dict[str, Any] = {
+        "a": [1, [2, 3]],
+        "b": {1: "x"},
+        "c": {"d": [True, None, 1.5]},
+        "t": (1, 2),
+    }
     old = freeze(raw)
     assert old == json.loads(json.dumps(raw))
-    new = {"a": [1, [2, 3]], "b": {1: "y"}, "c": {"d": [True, None, 1.5], "e": "new"}, "t": (1, 2)}
+    new: dict[str, Any] = {
+        "a": [1, [2, 3]],
+        "b": {1: "y"},
+        "c": {"d": [True, None, 1.5], "e": "new"},
+        "t": (1, 2),
+    }
     frozen = freeze(new, old)
     assert frozen == json.loads(json.dumps(new))
     assert frozen["a"] is old["a"]  # unchanged: the earlier copy itself

@@ -6,12 +6,13 @@ the same rules a player at the table knows (their own hand, public counts), neve
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING
 
 from ..api import Action, progress_actions
 from ..rng import Rng
 from . import rules as R
-from .planning import destinations
+from .rules import destinations
 
 if TYPE_CHECKING:
     from .state import EketorpState
@@ -89,14 +90,23 @@ class GreedyBot:
         if "fight" in kinds or "siege" in kinds:
             # equal gains: hit whoever leads, then the next in a turn that moves every round
             # (never always the lowest seat)
-            return max(
-                legal,
-                key=lambda a: (
-                    self._fight_gain(st, seat, a),
-                    _castle_value(st, _opponent(a)),
-                    _turn(st, seat, _opponent(a)),
-                ),
-            )
+            # what a field is worth fighting for and each castle's worth, reckoned once each
+            # (on a field the seat either fights or besieges: the field decides the gain)
+            gains: dict[str, float] = {}
+            worth: dict[int, int] = {}
+
+            def key(a: Action) -> tuple[float, int, int]:
+                fld = a["field"]
+                gain = gains.get(fld)
+                if gain is None:
+                    gain = gains[fld] = self._fight_gain(st, seat, a)
+                owner = _opponent(a)
+                value = worth.get(owner)
+                if value is None:
+                    value = worth[owner] = _castle_value(st, owner)
+                return gain, value, _turn(st, seat, owner)
+
+            return max(legal, key=key)
         if "swap" in kinds:
             return {"type": "swap"} if self._wants_swap(st, seat) else {"type": "keep"}
         if "play" in kinds:
@@ -157,15 +167,7 @@ class GreedyBot:
         return fill_fields(st, plan, free)
 
     def _plan_step(self, st: EketorpState, seat: int, legal: list[Action]) -> Action:
-        want = self._plan(st, seat)
-        have = st.plans[seat]
-        for dest in destinations(st, seat):
-            if have.get(dest, 0) > want.get(dest, 0):
-                return {"type": "unplace", "from": dest}
-        for dest in destinations(st, seat):
-            if have.get(dest, 0) < want.get(dest, 0):
-                return {"type": "place", "to": dest}
-        return {"type": "commit"}
+        return plan_step(st, seat, self._plan(st, seat))
 
     # -- fights -----------------------------------------------------------------------------------
 
@@ -216,6 +218,27 @@ class GreedyBot:
         if self._stake(st, seat) >= 2 or len(hand) == 1:
             return hand[-1]
         return hand[len(hand) // 2]
+
+
+@cache
+def _board_order(players: int, seat: int) -> dict[str, int]:
+    """Each destination's place in the planning board's order."""
+    return {dest: i for i, dest in enumerate(destinations(players, seat))}
+
+
+def plan_step(st: EketorpState, seat: int, want: dict[str, int]) -> Action:
+    """The next step from ``seat``'s plan towards ``want``: the first viking too many taken back,
+    else the first missing one placed, in the planning board's order; else commit."""
+    have = st.plans[seat]
+    order = _board_order(st.n, seat)
+    # only the destinations either plan names can differ: the first of them in board order
+    over = [d for d, count in have.items() if count > want.get(d, 0) and d in order]
+    if over:
+        return {"type": "unplace", "from": min(over, key=order.__getitem__)}
+    under = [d for d, count in want.items() if have.get(d, 0) < count and d in order]
+    if under:
+        return {"type": "place", "to": min(under, key=order.__getitem__)}
+    return {"type": "commit"}
 
 
 def field_values(st: EketorpState) -> dict[str, list[int]]:

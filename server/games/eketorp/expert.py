@@ -29,8 +29,8 @@ from .bots import (
     _turn,
     field_values,
     fill_fields,
+    plan_step,
 )
-from .planning import destinations
 
 if TYPE_CHECKING:
     from .state import EketorpState
@@ -121,21 +121,10 @@ class RolloutPolicy:
             want = self.plans.get(key)
             if want is None:
                 want = self.plans[key] = self.greedy._plan(st, seat)
-            return _step_towards(st, seat, want)
+            return plan_step(st, seat, want)
         if st.phase == "building":
             return {"type": "auto_build"}
         return self.greedy.choose(st, seat)
-
-
-def _step_towards(st: EketorpState, seat: int, want: dict[str, int]) -> Action:
-    have = st.plans[seat]
-    for dest in destinations(st, seat):
-        if have.get(dest, 0) > want.get(dest, 0):
-            return {"type": "unplace", "from": dest}
-    for dest in destinations(st, seat):
-        if have.get(dest, 0) < want.get(dest, 0):
-            return {"type": "place", "to": dest}
-    return {"type": "commit"}
 
 
 def _round_over(st: EketorpState) -> bool:
@@ -223,7 +212,7 @@ class ExpertBot:
             want = self.plans.get(key)
             if want is None:
                 want = self.plans[key] = self._choose_plan(st, seat)
-            return _step_towards(st, seat, want)
+            return plan_step(st, seat, want)
         if "auto_build" in kinds or "done" in kinds or "card_done" in kinds:
             return self.greedy.choose(st, seat)
         options = _dedupe(progress_actions(legal))

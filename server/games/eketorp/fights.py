@@ -19,6 +19,12 @@ if TYPE_CHECKING:
 
 # -- classification (R5.1-R5.5) -----------------------------------------------------------------
 
+# every seat but one, by the number of players and that seat
+_OTHERS = {
+    n: tuple(tuple(o for o in range(n) if o != seat) for seat in range(n))
+    for n in range(R.MIN_PLAYERS, R.MAX_PLAYERS + 1)
+}
+
 
 def contested_field(st: EketorpState, fld: str) -> bool:
     """A material field with vikings of several players and fewer stones than vikings (R5.3)."""
@@ -26,42 +32,54 @@ def contested_field(st: EketorpState, fld: str) -> bool:
     return len(occ) - occ.count(0) >= 2 and sum(occ) > sum(st.fields[fld].values())
 
 
-def fight_options(st: EketorpState, seat: int) -> list[Action]:
-    """Return every fight or siege ``seat`` may start now (R5.6, R5.7), in board order."""
-    board = st.board
-    n = st.n
-    out: list[Action] = []
+def fight_choices(st: EketorpState, seat: int) -> list[tuple[str, int]]:
+    """Return every fight or siege ``seat`` may start now (R5.6, R5.7), in board order, as
+    (field, opponent) pairs; a siege's opponent is -1 (the castle's owner defends it)."""
+    board, fields = st.board, st.fields
+    others = _OTHERS[st.n][seat]
+    out: list[tuple[str, int]] = []
     for fld in R.FIELDS:
         occ = board[fld]
-        if occ[seat] and contested_field(st, fld):
-            for other in range(n):
-                if other != seat and occ[other]:
-                    out.append({"type": "fight", "field": fld, "opponent": other})
-    for key in R.enemy_siege_fields(n, seat):  # R5.7: the defender never starts a siege
+        # R5.3, as ``contested_field`` (written out: this runs after every fight)
+        if occ[seat] and len(occ) - occ.count(0) >= 2 and sum(occ) > sum(fields[fld].values()):
+            out += [(fld, other) for other in others if occ[other]]
+    done = st.sieges_done
+    for key in R.enemy_siege_fields(st.n, seat):  # R5.7: the defender never starts a siege
         occ = board[key]
-        if not occ[seat]:
+        mine = occ[seat]
+        if not mine:
             continue
-        if sum(occ) > occ[seat]:  # R5.4: several players on a siege field fight first
-            for other in range(n):
-                if other != seat and occ[other]:
-                    out.append({"type": "fight", "field": key, "opponent": other})
-        elif key not in st.sieges_done:  # R5.5, R5.14: one siege per siege field
-            out.append({"type": "siege", "field": key})
+        if sum(occ) > mine:  # R5.4: several players on a siege field fight first
+            out += [(key, other) for other in others if occ[other]]
+        elif key not in done:  # R5.5, R5.14: one siege per siege field
+            out.append((key, -1))
     return out
+
+
+def fight_options(st: EketorpState, seat: int) -> list[Action]:
+    """Return every fight or siege ``seat`` may start now (R5.6, R5.7), in board order."""
+    return [
+        {"type": "fight", "field": fld, "opponent": other}
+        if other >= 0
+        else {"type": "siege", "field": fld}
+        for fld, other in fight_choices(st, seat)
+    ]
 
 
 # -- pick -----------------------------------------------------------------------------------------
 
 
 def has_fight(st: EketorpState, seat: int) -> bool:
-    """Whether ``seat`` has a fight or siege to pick (the cheap form of ``fight_options``)."""
+    """Whether ``seat`` has a fight or siege to pick (the cheap form of ``fight_choices``)."""
     board = st.board
     for fld in R.FIELDS:
         if board[fld][seat] and contested_field(st, fld):
             return True
+    done = st.sieges_done
     for key in R.enemy_siege_fields(st.n, seat):
         occ = board[key]
-        if occ[seat] and (key not in st.sieges_done or sum(occ) > occ[seat]):
+        mine = occ[seat]
+        if mine and (key not in done or sum(occ) > mine):
             return True
     return False
 
@@ -69,7 +87,9 @@ def has_fight(st: EketorpState, seat: int) -> bool:
 def enter_pick(st: EketorpState) -> str | None:
     """Find the next player clockwise with a fight to pick; skip those without (R5.6)."""
     st.fight = None
-    for seat in st.clockwise(st.turn):
+    n, turn = st.n, st.turn
+    for k in range(n):
+        seat = (turn + k) % n
         if has_fight(st, seat):
             st.turn = seat
             return None
@@ -206,13 +226,19 @@ def swap(st: EketorpState, seat: Seat, action: Action) -> None:
         )
     if len(st.draw) + len(st.general) < size:
         raise IllegalAction("no_cards_to_draw", "There are not enough cards to draw (D8).")
+    exchange_hand(st, seat)
+    st.fight["swaps"][st.fight["swapper"]] += 1
+    st.goto("swap")
+
+
+def exchange_hand(st: EketorpState, seat: int) -> None:
+    """Pay one amulet per card and draw a new hand for the old one (R5.8, D8, D11)."""
+    size = len(st.hands[seat])
     st.amulets[seat] -= size
     new = st.draw_cards(size)  # draw first: the swapped hand is not reshuffled into it (D8)
     st.general.extend(st.hands[seat])
     st.hands[seat] = sorted(new)  # D11: same hand size
-    st.fight["swaps"][st.fight["swapper"]] += 1
     st.record("swap", seat=seat, cards=size)
-    st.goto("swap")
 
 
 def keep(st: EketorpState, seat: Seat, action: Action) -> None:
@@ -283,50 +309,75 @@ def play(st: EketorpState, seat: Seat, action: Action) -> None:
 
 
 def _resolve(st: EketorpState) -> None:
-    """Apply a fight's result: hospital, card exchange, refill, loot (R5.10-R5.18, D7)."""
+    """Apply a fight's result and go on to the loot or the next pick (R5.10-R5.18, D7)."""
     fight = st.fight
     assert fight is not None
-    a, b = fight["a"], fight["b"]
+    a = fight["a"]
     card_a, card_b = fight["played"]
     siege = fight["kind"] == "siege"
-    defended = fight["defended"]
+    winner = settle(st, siege, fight["field"], a, fight["b"], fight["defended"], card_a, card_b)
+    if siege and winner == a:
+        st.goto("loot")
+    else:
+        st.turn = (a + 1) % st.n
+        st.goto("pick")
+
+
+def settle(
+    st: EketorpState,
+    siege: bool,
+    fld: str,
+    a: int,
+    b: int,
+    defended: bool,
+    card_a: int,
+    card_b: int,
+    public: bool = True,
+) -> int | None:
+    """Apply a fight's result: hospital, card exchange, refill (R5.10-R5.16, D7); return the
+    winner (None on a tie). ``public=False``: no event for the log (a thinking copy keeps none)."""
     value_b = card_b if defended else 0  # R5.16: with no defender the owner's card counts 0
     damage = abs(card_a - value_b)
-    fld = fight["field"]
     b_place = R.castle_field(b) if siege else fld
+    board, wards = st.board, st.hospital
     hospital: list[dict[str, Any]] = []
-
-    def wound(seat: int, place: str, station: int) -> None:
-        st.board[place][seat] -= 1
-        st.hospital[seat][station] += 1
-        hospital.append({"seat": seat, "station": R.STATIONS[station]})
-
+    winner: int | None
     if card_a == value_b:  # R5.11, D7: both to "0", no extra step for a defender
         winner = None
-        wound(a, fld, R.STATION_TIE)
-        wound(b, b_place, R.STATION_TIE)
+        board[fld][a] -= 1
+        wards[a][R.STATION_TIE] += 1
+        board[b_place][b] -= 1
+        wards[b][R.STATION_TIE] += 1
+        hospital = [{"seat": a, "station": _TIE}, {"seat": b, "station": _TIE}]
     elif card_a > value_b:
         winner = a
         if defended:
             station = R.hospital_station(damage)
             if siege:  # R5.15: a defender who loses moves one station further at once
                 station += 1
-            wound(b, b_place, station)
+            board[b_place][b] -= 1
+            wards[b][station] += 1
+            hospital = [{"seat": b, "station": R.STATIONS[station]}]
     else:
         winner = b
-        wound(a, fld, R.hospital_station(damage))
+        station = R.hospital_station(damage)
+        board[fld][a] -= 1
+        wards[a][station] += 1
+        hospital = [{"seat": a, "station": R.STATIONS[station]}]
 
     # R5.12: each puts the card the opponent played on their own discard pile.
-    st.discards[a].append(card_b)
-    st.discards[b].append(card_a)
+    discards, hands = st.discards, st.hands
+    discards[a].append(card_b)
+    discards[b].append(card_a)
     for seat in (a, b):
-        if not st.hands[seat]:  # R5.13
-            st.hands[seat] = sorted(st.discards[seat])
-            st.discards[seat] = []
+        if not hands[seat]:  # R5.13
+            hands[seat] = sorted(discards[seat])
+            discards[seat] = []
+    kind = "siege" if siege else "fight"
     if siege:
         st.sieges_done.append(fld)
     st.last_fight = {
-        "kind": fight["kind"],
+        "kind": kind,
         "field": fld,
         "a": a,
         "b": b,
@@ -338,9 +389,11 @@ def _resolve(st: EketorpState) -> None:
         "hospital": hospital,
         "loot": None,
     }
+    if not public:
+        return winner
     st.record(
         "result",
-        kind=fight["kind"],
+        kind=kind,
         field=fld,
         a=a,
         b=b,
@@ -350,11 +403,10 @@ def _resolve(st: EketorpState) -> None:
         winner=winner,
         hospital=hospital,
     )
-    if siege and winner == a:
-        st.goto("loot")
-    else:
-        st.turn = (a + 1) % st.n
-        st.goto("pick")
+    return winner
+
+
+_TIE = R.STATIONS[R.STATION_TIE]
 
 
 # -- loot (R5.17, D6) ----------------------------------------------------------------------------

@@ -63,7 +63,10 @@ def siege_field(owner: int, side: str) -> str:
 
 def castle_field(owner: int) -> str:
     """Return the board id of ``owner``'s castle, where its defenders stand."""
-    return f"castle:{owner}"
+    return CASTLE_FIELDS[owner]
+
+
+CASTLE_FIELDS = tuple(f"castle:{owner}" for owner in range(MAX_PLAYERS))
 
 
 @lru_cache(maxsize=256)  # the same few ids again and again; bounded against junk input
