@@ -24,9 +24,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from server.gamedata import default_config
-from server.games.registry import GAMES
-from server.simulate import play_game
+from longhall.server.gamedata import default_config
+from longhall.server.games.registry import GAMES
+from longhall.server.simulate import play_game
 
 
 def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:

@@ -32,10 +32,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.engine import machine
-from server.config import Settings
-from server.games.api import progress_actions
-from server.store import Entry, Store
-from server.table import Identity, Table
+from longhall.server.config import Settings
+from longhall.server.games.api import progress_actions
+from longhall.server.store import Entry, Store
+from longhall.server.table import Identity, Table
 from tests.support import Phone, ServerProcess
 
 WAIT = 30.0

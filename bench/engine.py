@@ -13,9 +13,9 @@ import statistics
 import time
 from typing import Any
 
-from server.gamedata import default_config
-from server.games.registry import GAMES
-from server.simulate import play_game
+from longhall.server.gamedata import default_config
+from longhall.server.games.registry import GAMES
+from longhall.server.simulate import play_game
 
 
 def pin_to_one_core() -> None:

@@ -29,16 +29,16 @@ from typing import Any, cast
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.engine import machine
-from server.gamedata import default_config
-from server.games.eketorp import SPEC as EKETORP
-from server.games.eketorp import expert as ek_expert
-from server.games.eketorp.playout import random_playout, sample
-from server.games.eketorp.state import EketorpState
-from server.games.playout import playout, thinking_copy
-from server.games.rng import Rng
-from server.games.vikings_on_board import SPEC as VIKINGS
-from server.games.vikings_on_board import expert as vob_expert
-from server.games.vikings_on_board.state import VikingsState
+from longhall.server.gamedata import default_config
+from longhall.server.games.eketorp import SPEC as EKETORP
+from longhall.server.games.eketorp import expert as ek_expert
+from longhall.server.games.eketorp.playout import random_playout, sample
+from longhall.server.games.eketorp.state import EketorpState
+from longhall.server.games.playout import playout, thinking_copy
+from longhall.server.games.rng import Rng
+from longhall.server.games.vikings_on_board import SPEC as VIKINGS
+from longhall.server.games.vikings_on_board import expert as vob_expert
+from longhall.server.games.vikings_on_board.state import VikingsState
 
 
 def pin_to_one_core() -> None:

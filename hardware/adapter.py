@@ -22,9 +22,9 @@ from typing import Any
 
 from gpiozero import Factory
 
-from server.config import Settings
-from server.endnight import NightEnd
-from server.table import Identity, Table
+from longhall.server.config import Settings
+from longhall.server.endnight import NightEnd
+from longhall.server.table import Identity, Table
 
 from .gpio import find_gpio, mock_gpio
 from .parts import Parts

@@ -123,7 +123,7 @@ class Longhall:
         if not self.table.settings.public_url:
             threading.Thread(target=self.watch_address, name="address", daemon=True).start()
         if self.table.settings.gpio != "off":
-            from hardware.adapter import start_hardware
+            from longhall.hardware.adapter import start_hardware
 
             self.hardware = start_hardware(self.table, self.table.settings)
 

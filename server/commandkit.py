@@ -1,7 +1,7 @@
 """What a command kind is, and what several kinds share: who may send one, what it needs, what
 it is decided on, how it is prepared and applied (:class:`CommandKind`), the games the lobby
 offers, and the checks on seats, colours and bots. Each kind itself is declared in
-:mod:`server.commands`."""
+:mod:`longhall.server.commands`."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
 """Every command a client, a button or a bot may send, each declared once.
 
 A :class:`CommandKind` says what a command takes (its fields, checked by
-:func:`server.protocol.check_shape`, and :attr:`~CommandKind.check` for their values), who may
-send it, what the table must be doing for it (:attr:`~CommandKind.needs`), what it was decided on
-(:attr:`~CommandKind.context`, for refusing stale commands), how it becomes a record
+:func:`longhall.server.protocol.check_shape`, and :attr:`~CommandKind.check` for their values), who
+may send it, what the table must be doing for it (:attr:`~CommandKind.needs`), what it was decided
+on (:attr:`~CommandKind.context`, for refusing stale commands), how it becomes a record
 (:attr:`~CommandKind.prepare`: any randomness is drawn there, once) and how that record changes
 the table (:attr:`~CommandKind.apply`: deterministic, also used to replay the journal). The game's
 own actions are declared the same way, by each game's ``Phase.handlers``.

@@ -48,7 +48,7 @@ def load_material_cards(path: str | Path | None = None, data_dir: str | Path | N
     if a user put one there, else the house deck shipped with Longhall (D1)."""
     data = load_data_file(
         "material deck",
-        "server.games.eketorp",
+        "longhall.server.games.eketorp",
         "material_cards.json",
         EKETORP_DECK_NAME,
         path,
@@ -83,7 +83,7 @@ def load_vikings_components(
     with Longhall."""
     data = load_data_file(
         "component data",
-        "server.games.vikings_on_board",
+        "longhall.server.games.vikings_on_board",
         "components.json",
         VIKINGS_COMPONENTS_NAME,
         path,
@@ -126,7 +126,7 @@ def load_vikings_gone_wild_cards(
     ``<data_dir>/vikings-gone-wild-cards.json`` if a group put one there, else the house file."""
     return load_data_file(
         "card data",
-        "server.games.vikings_gone_wild",
+        "longhall.server.games.vikings_gone_wild",
         "cards.json",
         VIKINGS_GONE_WILD_CARDS_NAME,
         path,

@@ -1,8 +1,8 @@
 """What each reader is sent: the table's public facts and that reader's view of the game.
 
 A seat's phone gets its seat's view (its secret hand); the table display and spectators get the
-public view. Views come from :meth:`server.records.Records.view`, the only way game state leaves
-the engine.
+public view. Views come from :meth:`longhall.server.records.Records.view`, the only way game state
+leaves the engine.
 
 A connection gets a whole message (``snapshot``) when it connects or asks; after that, each
 change is sent as a ``patch``: what changed since the last message sent to its room (a seat's

@@ -33,7 +33,7 @@ def hash_token(token: str) -> str:
 @dataclass
 class Occupant:
     """Who sits in one seat: a player's phone or a bot (a seat's number is its place in the
-    table's list; ``server.games.api.Seat`` is that number)."""
+    table's list; ``longhall.server.games.api.Seat`` is that number)."""
 
     name: str
     colour: str

@@ -284,8 +284,9 @@ class _Unstarted:
 
 def _frame(data: str | bytes, bits: int | None) -> bytes | None:
     """A whole WebSocket frame of a text message, compressed if it is large and the connection
-    lets this server compress each message on its own (``bits``, see :mod:`server.deflate`);
-    None for a binary message, which the WebSocket frames itself."""
+    lets this server compress each message on its own (``bits``, see
+    :mod:`longhall.server.deflate`); None for a binary message, which the WebSocket frames
+    itself."""
     if not isinstance(data, str):
         return None
     return deflate.frame(data.encode(), bits)

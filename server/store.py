@@ -3,9 +3,9 @@
 Every accepted command is appended to the ``records`` journal and committed (WAL mode,
 ``synchronous=FULL``: the commit returns only once the data is on the disk) before the player is
 told it was accepted; commands that arrive together share one transaction (the table's group
-commit, :mod:`server.groupcommit`). From time to time a full snapshot of the table is written in
-the same transaction, and records older than the latest snapshot are pruned. Restarting reads
-the latest snapshot and replays the records after it.
+commit, :mod:`longhall.server.groupcommit`). From time to time a full snapshot of the table is
+written in the same transaction, and records older than the latest snapshot are pruned. Restarting
+reads the latest snapshot and replays the records after it.
 
 Finished (and abandoned) games stay in ``games`` with every action in ``game_actions``, so the
 host can list them and any game can be replayed from its seed and log.

@@ -3,15 +3,15 @@
 Everything that changes the table goes through :meth:`Table.submit` under one lock: phone commands,
 bot moves, the GPIO buttons, the NEXT timer. A command is admitted here (its shape, who sends it,
 against which version, what the table must be doing: all declared once per kind in
-:mod:`server.commands`), turned into a *record* (with any randomness it needs: a seat token, a
-game seed, a fingerprint salt), applied (:mod:`server.records`), written to the store (after
-the lock is let go, together with the commands that come meanwhile: :mod:`server.groupcommit`)
-and only then acknowledged; no message shows a version before it is on the disk. Replaying the
-records from the last snapshot rebuilds the table exactly.
+:mod:`longhall.server.commands`), turned into a *record* (with any randomness it needs: a seat
+token, a game seed, a fingerprint salt), applied (:mod:`longhall.server.records`), written to the
+store (after the lock is let go, together with the commands that come meanwhile:
+:mod:`longhall.server.groupcommit`) and only then acknowledged; no message shows a version before it
+is on the disk. Replaying the records from the last snapshot rebuilds the table exactly.
 
-The table decides what each connection may receive (:mod:`server.messages`, with the open
-connections kept by :mod:`server.connections`) and hands the operations to the publisher it was
-given; it never sends anything itself.
+The table decides what each connection may receive (:mod:`longhall.server.messages`, with the open
+connections kept by :mod:`longhall.server.connections`) and hands the operations to the publisher it
+was given; it never sends anything itself.
 """
 
 from __future__ import annotations
@@ -135,8 +135,8 @@ class Table:
 
         The answer waits until the command's record is on the disk; so does every message
         showing its version. Commands that arrive together share one write (group commit,
-        :mod:`server.groupcommit`): the lock is let go while the disk is written. ``holds``,
-        checked under the lock first, refuses the command as stale if it says no (a bot's
+        :mod:`longhall.server.groupcommit`): the lock is let go while the disk is written.
+        ``holds``, checked under the lock first, refuses the command as stale if it says no (a bot's
         move, if its seat is no longer its to play).
         """
         with self.lock:
@@ -544,8 +544,8 @@ class Table:
         """The bot seats (bot seats and stand-ins) the game waits for now, each with its bot.
 
         With ``copy`` they share one copy of the game, taken under the lock, so the bots can
-        think on it after the lock is let go (:mod:`server.botrunner`): a bot that thinks for a
-        second then blocks no phone.
+        think on it after the lock is let go (:mod:`longhall.server.botrunner`): a bot that thinks
+        for a second then blocks no phone.
         """
         with self.lock:
             data = self.data

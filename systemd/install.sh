@@ -178,7 +178,7 @@ if [ "$POWER_BUTTON" = 1 ]; then
     pins=${GPIO_CONFIG:-$CLONE/hardware/pins.toml}
     [ -z "$GPIO_CONFIG" ] && [ "$OWN_PINS" = 1 ] && [ -f "$ETC/pins.toml" ] && pins=$ETC/pins.toml
     PYTHONPATH=$CLONE python3 -c 'import sys
-from hardware.pinmap import load
+from longhall.hardware.pinmap import load
 from pathlib import Path
 sys.exit("GPIO3" in load(Path(sys.argv[1])).pins() or "BOARD5" in load(Path(sys.argv[1])).pins())' \
         "$pins" 2>/dev/null \

@@ -44,7 +44,7 @@ class ServerProcess:
         *extra: str,
         port: int | None = None,
         ignore_hangup: bool = False,
-        module: str = "server.cli",
+        module: str = "longhall.server.cli",
     ) -> None:
         self.module = module  # what runs ``serve`` (a test may wrap the server's own CLI)
         self.ignore_hangup = ignore_hangup  # as nohup starts it
@@ -384,7 +384,7 @@ def _set_in(node: Any, path: list[Any], op: list[Any]) -> Any:
 
 def replay_states(db: Path, game_id: int) -> list[Any]:
     """A stored game's state after each of its actions, rebuilt from its seed and log."""
-    from server.games.registry import GAMES
+    from longhall.server.games.registry import GAMES
 
     con = sqlite3.connect(db)
     try:

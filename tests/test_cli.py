@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 import qrcode
 
-from server.app import create_app
-from server.cli import main
-from server.config import Settings, default_data_dir
-from server.serve import banner
-from server.store import Store
-from server.table import Identity, Table
+from longhall.server.app import create_app
+from longhall.server.cli import main
+from longhall.server.config import Settings, default_data_dir
+from longhall.server.serve import banner
+from longhall.server.store import Store
+from longhall.server.table import Identity, Table
 
 
 def test_simulate_json_prints_one_object_per_game_and_totals(
@@ -86,7 +86,7 @@ def test_simulate_refuses_a_wrong_player_count(capsys: pytest.CaptureFixture[str
 
 def test_the_console_script_runs() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "server.cli", "simulate", "--games", "1", "--json"],
+        [sys.executable, "-m", "longhall.server.cli", "simulate", "--games", "1", "--json"],
         capture_output=True,
         text=True,
         check=True,
@@ -136,7 +136,7 @@ def test_serve_takes_its_options_and_the_default_data_dir(
         started.append(settings)
         return 0
 
-    monkeypatch.setattr("server.serve.serve", serve)
+    monkeypatch.setattr("longhall.server.serve.serve", serve)
     args = ["serve", "--port", "8123", "--public-url", "http://10.42.0.1:8123", "--gpio", "off"]
     assert main([*args, "--rate-limit", "5"]) == 0
     (settings,) = started
@@ -218,7 +218,7 @@ def test_the_banner_and_the_server_agree_on_the_table(tmp_path: Path) -> None:
 def test_the_banner_without_a_public_url_uses_the_lan_ip(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    monkeypatch.setattr("server.netinfo.lan_address", lambda: "192.168.1.20")
+    monkeypatch.setattr("longhall.server.netinfo.lan_address", lambda: "192.168.1.20")
     text = banner(Settings(data_dir=tmp_path, gpio="off", host="0.0.0.0", port=8000))
     fields = banner_fields(text)
     assert fields["table display"] == "http://192.168.1.20:8000/"
@@ -381,7 +381,7 @@ def test_replay_says_when_a_stored_result_differs(
 def test_the_history_and_replay_commands_run(store_dir: Path) -> None:
     def run(*args: str) -> str:
         return subprocess.run(
-            [sys.executable, "-m", "server.cli", *args, "--data-dir", str(store_dir)],
+            [sys.executable, "-m", "longhall.server.cli", *args, "--data-dir", str(store_dir)],
             capture_output=True,
             text=True,
             check=True,

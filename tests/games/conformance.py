@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from server.gamedata import default_config
-from server.games.api import GameSpec, IllegalAction, progress_actions
+from longhall.server.gamedata import default_config
+from longhall.server.games.api import GameSpec, IllegalAction, progress_actions
 
 
 def new_state(spec: GameSpec, players: int, seed: int) -> Any:
@@ -132,7 +132,7 @@ def assert_illegal_changes_nothing(spec: GameSpec, state: Any, rnd: random.Rando
 def greedy_win_share(spec: GameSpec, seeds: int = 8) -> float:
     """One greedy bot against random bots, its seat moving round the table, for every player
     count: the share of games it wins (a shared win counts as a fraction)."""
-    from server.simulate import play_game
+    from longhall.server.simulate import play_game
 
     games, wins = 0, 0.0
     for players in range(spec.min_players, spec.max_players + 1):

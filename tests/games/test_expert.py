@@ -9,15 +9,15 @@ from typing import Any
 
 import pytest
 
-from server.cli import main
-from server.gamedata import default_config
-from server.games.eketorp import SPEC as EKETORP
-from server.games.eketorp import expert as ek_expert
-from server.games.playout import comparable, playout
-from server.games.rng import Rng
-from server.games.vikings_on_board import SPEC as VIKINGS
-from server.games.vikings_on_board import expert as vob_expert
-from server.simulate import budget_from_env, play_game
+from longhall.server.cli import main
+from longhall.server.gamedata import default_config
+from longhall.server.games.eketorp import SPEC as EKETORP
+from longhall.server.games.eketorp import expert as ek_expert
+from longhall.server.games.playout import comparable, playout
+from longhall.server.games.rng import Rng
+from longhall.server.games.vikings_on_board import SPEC as VIKINGS
+from longhall.server.games.vikings_on_board import expert as vob_expert
+from longhall.server.simulate import budget_from_env, play_game
 
 from .eketorp.helpers import eketorp
 

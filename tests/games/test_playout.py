@@ -1,9 +1,9 @@
 """The play-out path a search spends its time on is the same game as the full engine.
 
 Random bots play seeded games on the full engine (shape check, routing checks, public log) while
-the fast path (:mod:`server.games.playout`, Eketorp's sampler) plays the same seeds in a thinking
-copy: every action the sampler draws must be the one the random bot drew, and after every action
-the two states must be equal (all but the log, which a thinking copy does not keep).
+the fast path (:mod:`longhall.server.games.playout`, Eketorp's sampler) plays the same seeds in a
+thinking copy: every action the sampler draws must be the one the random bot drew, and after every
+action the two states must be equal (all but the log, which a thinking copy does not keep).
 """
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-from server.gamedata import default_config
-from server.games.api import IllegalAction
-from server.games.eketorp import SPEC as EKETORP
-from server.games.eketorp.bots import RandomBot
-from server.games.eketorp.playout import random_playout, sample, step
-from server.games.phased import PhasedState
-from server.games.playout import (
+from longhall.server.gamedata import default_config
+from longhall.server.games.api import IllegalAction
+from longhall.server.games.eketorp import SPEC as EKETORP
+from longhall.server.games.eketorp.bots import RandomBot
+from longhall.server.games.eketorp.playout import random_playout, sample, step
+from longhall.server.games.phased import PhasedState
+from longhall.server.games.playout import (
     NullLog,
     comparable,
     fast_apply,
@@ -26,9 +26,9 @@ from server.games.playout import (
     table_step,
     thinking_copy,
 )
-from server.games.registry import get
-from server.games.rng import Rng
-from server.games.vikings_on_board import SPEC as VIKINGS
+from longhall.server.games.registry import get
+from longhall.server.games.rng import Rng
+from longhall.server.games.vikings_on_board import SPEC as VIKINGS
 
 from .eketorp.helpers import eketorp
 from .vikings_on_board.helpers import vikings

@@ -13,13 +13,13 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPin
 
-from hardware.adapter import Hardware, start_hardware
-from hardware.pinmap import PinMap, load
-from hardware.signals import Light
-from server.app import Longhall, create_app
-from server.config import Settings
-from server.records import TableStatus
-from server.table import Identity, Table
+from longhall.hardware.adapter import Hardware, start_hardware
+from longhall.hardware.pinmap import PinMap, load
+from longhall.hardware.signals import Light
+from longhall.server.app import Longhall, create_app
+from longhall.server.config import Settings
+from longhall.server.records import TableStatus
+from longhall.server.table import Identity, Table
 from tests.server.conftest import Client
 
 MAP: PinMap = load()  # the documented default map: the tests use its pins

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from hardware.signals import Light
-from server.games.api import progress_actions
-from server.table import Table
+from longhall.hardware.signals import Light
+from longhall.server.games.api import progress_actions
+from longhall.server.table import Table
 from tests.server.conftest import seated
 
 from .conftest import HOST, NEXT, SEATS, Rig, plan_all, play_bots

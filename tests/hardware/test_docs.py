@@ -7,8 +7,8 @@ import re
 
 from gpiozero.pins.mock import MockFactory
 
-from hardware.pinmap import load
-from hardware.signals import COLOURS
+from longhall.hardware.pinmap import load
+from longhall.hardware.signals import COLOURS
 from tests.support import ROOT
 
 DOC = (ROOT / "docs" / "pi-setup.md").read_text(encoding="utf-8")

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from hardware.adapter import start_hardware
-from server.app import Longhall, create_app
-from server.config import Settings
-from server.endnight import NightEnd
-from server.table import Identity
+from longhall.hardware.adapter import start_hardware
+from longhall.server.app import Longhall, create_app
+from longhall.server.config import Settings
+from longhall.server.endnight import NightEnd
+from longhall.server.table import Identity
 from tests.server.conftest import Client, seated
 
 from .conftest import HOST, Clock, Rig
@@ -161,7 +161,7 @@ def test_only_the_host_or_the_button_may_end_the_night(night_rig: Callable[..., 
 
 
 def test_the_hold_time_is_checked_like_every_pin_map_value() -> None:
-    from hardware.pinmap import PinMapError, parse
+    from longhall.hardware.pinmap import PinMapError, parse
 
     assert parse({"buttons": {"host": "GPIO27", "hold": 5}}).hold == 5.0
     assert parse({"buttons": {"host": "GPIO27"}}).hold is None  # no long press at all

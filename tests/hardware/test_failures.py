@@ -8,10 +8,10 @@ from pathlib import Path
 from gpiozero import Factory
 from gpiozero.pins.mock import MockFactory
 
-from hardware.adapter import PROBE_SECONDS, start_hardware
-from hardware.gpio import find_gpio
-from server.app import create_app
-from server.config import Settings
+from longhall.hardware.adapter import PROBE_SECONDS, start_hardware
+from longhall.hardware.gpio import find_gpio
+from longhall.server.app import create_app
+from longhall.server.config import Settings
 from tests.server.conftest import Client, seated
 
 from .conftest import NEXT, SEATS, FlakyPin, Rig, plan_all

@@ -8,7 +8,7 @@ from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from hardware.signals import COLOURS, PHASE_GROUPS, Light
+from longhall.hardware.signals import COLOURS, PHASE_GROUPS, Light
 from tests.server.conftest import Client, seated
 from tests.support import ROOT
 
@@ -224,9 +224,9 @@ def test_vikings_on_board_lights_the_seat_whose_turn_it_is() -> None:
     """V2.1: one viking moves at a time; its owner's seat LED blinks fast, the others are on; the
     phase indicator is green during the turn, white while a sailing waits for NEXT, red while the
     stern's taker sails and the chests are taken (public view only)."""
-    from hardware.signals import signals
-    from server.gamedata import default_config
-    from server.games.vikings_on_board import SPEC
+    from longhall.hardware.signals import signals
+    from longhall.server.gamedata import default_config
+    from longhall.server.games.vikings_on_board import SPEC
 
     st = SPEC.new(default_config("vikings_on_board", 3), 4)
     seats = [{"vacant": False} for _ in range(3)]

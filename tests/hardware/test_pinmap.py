@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from hardware.pinmap import DEFAULT, PinMapError, load, parse
+from longhall.hardware.pinmap import DEFAULT, PinMapError, load, parse
 
 
 def test_the_default_map_is_the_documented_wiring() -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from hardware.rhythm import Beeper, lit, next_edge
-from hardware.signals import COLOURS, PHASE_GROUPS, Light, cues, signals
+from longhall.hardware.rhythm import Beeper, lit, next_edge
+from longhall.hardware.signals import COLOURS, PHASE_GROUPS, Light, cues, signals
 
 OFF, ON, SLOW, FAST = Light.OFF, Light.ON, Light.SLOW, Light.FAST
 

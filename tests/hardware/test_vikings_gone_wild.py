@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from hardware.signals import COLOURS, WILD_GROUPS, Light
+from longhall.hardware.signals import COLOURS, WILD_GROUPS, Light
 from tests.server.conftest import Client, seated
 
 from .conftest import BUZZER, NEXT, Rig

@@ -8,8 +8,8 @@ import json
 import time
 from typing import Any
 
-from server.games.api import IllegalAction
-from server.games.eketorp import SPEC, EketorpState
+from longhall.server.games.api import IllegalAction
+from longhall.server.games.eketorp import SPEC, EketorpState
 
 from ..games.eketorp.helpers import RED
 from ..support import ServerProcess

@@ -287,8 +287,8 @@ def test_no_user_facing_text_is_written_into_the_pages() -> None:
 
 def test_vikings_on_board_words_are_complete_in_every_language() -> None:
     """Every building (V0.4), goods kind, phase and log event of the engine has its words."""
-    from server.games.vikings_on_board import rules as R
-    from server.games.vikings_on_board.phases import PHASES
+    from longhall.server.games.vikings_on_board import rules as R
+    from longhall.server.games.vikings_on_board.phases import PHASES
 
     events = set()
     for path in (ROOT / "server" / "games" / "vikings_on_board").glob("*.py"):
@@ -310,9 +310,9 @@ def test_vikings_on_board_words_are_complete_in_every_language() -> None:
 def test_vikings_gone_wild_words_are_complete_in_every_language() -> None:
     """Every building kind (W0.2), phase, source of points, bonus card and log event of the
     engine has its words; French takes the printed rules' terms."""
-    from server.gamedata import load_vikings_gone_wild_cards
-    from server.games.vikings_gone_wild import rules as R
-    from server.games.vikings_gone_wild.phases import PHASES
+    from longhall.server.gamedata import load_vikings_gone_wild_cards
+    from longhall.server.games.vikings_gone_wild import rules as R
+    from longhall.server.games.vikings_gone_wild.phases import PHASES
 
     events, whys = set(), set()
     for path in (ROOT / "server" / "games" / "vikings_gone_wild").glob("*.py"):

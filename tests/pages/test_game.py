@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 import requests
 
-from server.games.registry import GAMES
-from server.netinfo import qr_svg
+from longhall.server.games.registry import GAMES
+from longhall.server.netinfo import qr_svg
 
 from ..support import ServerProcess, replay_states
 from .conftest import PHONE, PHONE_SMALL, Watched, screenshot, tap_until, wait_until

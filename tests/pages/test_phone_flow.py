@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from server.games.eketorp import EketorpState
+from longhall.server.games.eketorp import EketorpState
 
 from ..games.eketorp.helpers import (
     BLUE,

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from server.games.api import progress_actions
+from longhall.server.games.api import progress_actions
 
 from ..support import Phone, ServerProcess
 from .conftest import ARTIFACTS, Watched, screenshot

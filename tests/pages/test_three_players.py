@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from server.games.eketorp import EketorpState
-from server.games.eketorp import rules as R
+from longhall.server.games.eketorp import EketorpState
+from longhall.server.games.eketorp import rules as R
 
 from ..games.eketorp.helpers import clear_fields, new_game, plan, set_castle, set_field, siege
 from ..support import ServerProcess

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from server.app import Longhall, create_app
-from server.config import Settings
-from server.games.api import GameState
-from server.games.eketorp import EketorpState
-from server.table import Table
+from longhall.server.app import Longhall, create_app
+from longhall.server.config import Settings
+from longhall.server.games.api import GameState
+from longhall.server.games.eketorp import EketorpState
+from longhall.server.table import Table
 from tests.support import apply_patch
 
 

@@ -16,8 +16,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from server.cli import main
-from server.games.registry import GAMES
+from longhall.server.cli import main
+from longhall.server.games.registry import GAMES
 
 
 def gated(real: Any, gate: Path, gates: int) -> Any:

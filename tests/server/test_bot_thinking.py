@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from server.app import Longhall
-from server.config import DB_NAME
-from server.table import Identity
+from longhall.server.app import Longhall
+from longhall.server.config import DB_NAME
+from longhall.server.table import Identity
 
 from ..support import Phone, ServerProcess
 from .conftest import eketorp, seated

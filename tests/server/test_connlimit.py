@@ -9,7 +9,7 @@ from typing import Any
 
 import requests
 
-from server.connlimit import ConnectionLimit
+from longhall.server.connlimit import ConnectionLimit
 
 from ..support import ServerProcess
 

@@ -178,7 +178,7 @@ def test_history_does_not_open_a_damaged_store(
 ) -> None:
     """``longhall history`` opens the store for writing: on a 0-byte database that would have
     SQLite drop the -wal that holds the game."""
-    from server.cli import main
+    from longhall.server.cli import main
 
     data = copy_of(killed_store, tmp_path)
     (data / DB).write_bytes(b"")
@@ -196,7 +196,7 @@ def test_the_damaged_store_page_takes_no_more_than_its_share_of_threads(
     import socket
     import time
 
-    from server.trouble import MOST_AT_ONCE
+    from longhall.server.trouble import MOST_AT_ONCE
 
     data = copy_of(killed_store, tmp_path)
     (data / DB).write_bytes(b"")

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from server.frozen import freeze
-from server.gamedata import default_config
-from server.games.registry import GAMES
-from server.messages import diff
+from longhall.server.frozen import freeze
+from longhall.server.gamedata import default_config
+from longhall.server.games.registry import GAMES
+from longhall.server.messages import diff
 
 from ..support import apply_patch
 

@@ -17,8 +17,8 @@ import pytest
 import requests
 import socketio
 
-from server.games.api import progress_actions
-from server.games.registry import GAMES
+from longhall.server.games.api import progress_actions
+from longhall.server.games.registry import GAMES
 
 from ..support import Phone, RawWebSocket, ServerProcess, received, replay_states
 

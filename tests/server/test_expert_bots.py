@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from server.app import Longhall
-from server.table import Identity
+from longhall.server.app import Longhall
+from longhall.server.table import Identity
 
 from .conftest import eketorp, seated
 

@@ -17,12 +17,12 @@ from typing import Any
 
 import pytest
 
-from server.app import Longhall, create_app
-from server.config import Settings
-from server.games.api import progress_actions
-from server.records import Records
-from server.sender import Sender
-from server.store import Entry, Store
+from longhall.server.app import Longhall, create_app
+from longhall.server.config import Settings
+from longhall.server.games.api import progress_actions
+from longhall.server.records import Records
+from longhall.server.sender import Sender
+from longhall.server.store import Entry, Store
 
 from ..support import Phone, ServerProcess
 from .conftest import Client, seated

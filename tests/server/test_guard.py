@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from server.guard import FloodFilter, OneLineFormatter, _thread_exception, escape
+from longhall.server.guard import FloodFilter, OneLineFormatter, _thread_exception, escape
 
 
 class Clock:

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from server.guard import JOIN_GRACE
+from longhall.server.guard import JOIN_GRACE
 
 from ..support import Phone, ServerProcess
 

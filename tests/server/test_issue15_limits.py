@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from server.app import create_app
-from server.config import Settings
-from server.ratelimit import RateLimits
+from longhall.server.app import create_app
+from longhall.server.config import Settings
+from longhall.server.ratelimit import RateLimits
 
 from .conftest import Client
 

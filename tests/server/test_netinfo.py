@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from server import netinfo
-from server.app import create_app
-from server.config import Settings
-from server.netinfo import base_url, lan_address, qr_svg, wifi_qr_text
+from longhall.server import netinfo
+from longhall.server.app import create_app
+from longhall.server.config import Settings
+from longhall.server.netinfo import base_url, lan_address, qr_svg, wifi_qr_text
 
 # -- the WIFI: text ----------------------------------------------------------------------------
 
@@ -148,7 +148,7 @@ class FakeSocket:
 def route(
     monkeypatch: pytest.MonkeyPatch, address: str | None, interfaces: list[tuple[str, str]]
 ) -> None:
-    monkeypatch.setattr("server.netinfo.socket.socket", lambda *_: FakeSocket(address))
+    monkeypatch.setattr("longhall.server.netinfo.socket.socket", lambda *_: FakeSocket(address))
     monkeypatch.setattr(netinfo, "ipv4_addresses", lambda: interfaces)
 
 

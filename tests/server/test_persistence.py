@@ -9,9 +9,9 @@ from typing import Any, NoReturn
 
 import pytest
 
-from server.app import create_app
-from server.config import Settings
-from server.table import Identity, Table, replay_game
+from longhall.server.app import create_app
+from longhall.server.config import Settings
+from longhall.server.table import Identity, Table, replay_game
 
 from .conftest import Client, eketorp, game, seated
 
@@ -187,7 +187,7 @@ def test_a_bug_half_way_through_a_command_changes_nothing(
 ) -> None:
     """A command that fails with an unexpected error after the game moved (here: the plan
     fingerprints) is answered ``server_error`` and the table goes back to what is stored."""
-    from server import fingerprints
+    from longhall.server import fingerprints
 
     lh = create_app(settings)
     try:

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from server.app import Longhall
-from server.commands import HOST_ONLY, KINDS
+from longhall.server.app import Longhall
+from longhall.server.commands import HOST_ONLY, KINDS
 
 from .conftest import seated
 

@@ -7,9 +7,9 @@ import json
 import random
 from typing import Any
 
-from server.app import Longhall
-from server.games.api import progress_actions
-from server.table import Identity, Table
+from longhall.server.app import Longhall
+from longhall.server.games.api import progress_actions
+from longhall.server.table import Identity, Table
 from tests.support import received
 
 from .conftest import Client, game, seated

@@ -14,7 +14,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from server.games.api import progress_actions
+from longhall.server.games.api import progress_actions
 
 from ..support import Phone, RawWebSocket, ServerProcess, apply_patch
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from server.app import Longhall
-from server.table import Table
+from longhall.server.app import Longhall
+from longhall.server.table import Table
 
 from .conftest import eketorp, seated
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gzip
 from pathlib import Path
 
-from server.app import Longhall
+from longhall.server.app import Longhall
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from server.app import Longhall, create_app
-from server.config import Settings
+from longhall.server.app import Longhall, create_app
+from longhall.server.config import Settings
 
 from .conftest import Client, seated
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from server.app import create_app
-from server.config import Settings
+from longhall.server.app import create_app
+from longhall.server.config import Settings
 from tests.support import ServerProcess
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from server.app import read_hotspot
+from longhall.server.app import read_hotspot
 
 from .conftest import INSTALL, render
 

@@ -59,7 +59,7 @@ def test_a_pin_map_on_gpio3_cannot_have_the_power_button(tmp_path: Path) -> None
 
 def test_the_default_pin_map_leaves_gpio3_free() -> None:
     sys.path.insert(0, str(INSTALL.parent.parent))
-    from hardware.pinmap import load
+    from longhall.hardware.pinmap import load
 
     pins = load()
     assert "GPIO3" not in pins.pins() and "GPIO2" not in pins.pins()

@@ -19,8 +19,8 @@ def normalise_config(config: Mapping[str, Any]) -> dict[str, Any]:
     ``players`` (2-4); ``first_player`` (the seat with the first-player token, W1.5; default 0);
     ``end_mark`` (W9.1, W9.2, D19; default by the number of players); ``bonus``: ``"random"``
     (W1.3) or ``"first_game"`` (the print's advice); ``cards``: the card data that
-    ``server.gamedata`` reads from the house file or a group's copy; ``numbers``: card numbers
-    a group entered before (D1), by card.
+    ``longhall.server.gamedata`` reads from the house file or a group's copy; ``numbers``: card
+    numbers a group entered before (D1), by card.
     """
     known = {"players", "first_player", "end_mark", "bonus", "cards", "numbers"}
     n = check_config(config, known, "Vikings Gone Wild", (R.MIN_PLAYERS, R.MAX_PLAYERS), "W0.1")

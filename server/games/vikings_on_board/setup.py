@@ -16,7 +16,7 @@ def normalise_config(config: Mapping[str, Any]) -> dict[str, Any]:
 
     ``players`` (2-4); ``colours``: each seat's colour (default red, green, blue, yellow in seat
     order); ``components``: the barrels, hull pieces and chests (D1-D3), which
-    ``server.gamedata`` reads from the data file shipped with the game or a user's copy.
+    ``longhall.server.gamedata`` reads from the data file shipped with the game or a user's copy.
     """
     known = {"players", "colours", "components"}
     n = check_config(config, known, "Vikings on Board", (R.MIN_PLAYERS, R.MAX_PLAYERS), "V0.1")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from server.games.api import IllegalAction
-from server.games.eketorp import SPEC, EketorpState
+from longhall.server.games.api import IllegalAction
+from longhall.server.games.eketorp import SPEC, EketorpState
 
 from .helpers import (
     BLUE,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from server.games.api import Action, IllegalAction, Seat
-from server.games.eketorp import SPEC, EketorpState
+from longhall.server.games.api import Action, IllegalAction, Seat
+from longhall.server.games.eketorp import SPEC, EketorpState
 
 from .helpers import BLUE, GREEN, RED, YELLOW, clear_fields, new_game, ok, plan, set_field, siege
 

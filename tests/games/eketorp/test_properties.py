@@ -15,8 +15,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from server.games.eketorp import SPEC
-from server.games.eketorp import rules as R
+from longhall.server.games.eketorp import SPEC
+from longhall.server.games.eketorp import rules as R
 
 from ..conformance import assert_no_leak, new_state, step
 from .helpers import eketorp
@@ -29,7 +29,7 @@ from .helpers import eketorp
     deck=st.sampled_from(["house", "house", "physical"]),
 )
 def test_whole_random_games_conserve_everything(players: int, seed: int, deck: str) -> None:
-    from server.gamedata import default_config
+    from longhall.server.gamedata import default_config
 
     state = eketorp(SPEC.new({**default_config("eketorp", players), "deck": deck}, seed))
     rnd = random.Random(seed)
@@ -95,7 +95,7 @@ def test_any_input_is_applied_fully_or_refused_without_a_trace(
 ) -> None:
     """Whatever a client sends: either it is a legal action and applies, or it raises
     IllegalAction and the state is untouched."""
-    from server.games.api import IllegalAction
+    from longhall.server.games.api import IllegalAction
 
     state = new_state(SPEC, 4, seed)
     rnd = random.Random(seed)

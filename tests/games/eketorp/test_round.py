@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from server.games.eketorp import SPEC
-from server.games.eketorp import rules as R
-from server.games.eketorp.scoring import score
+from longhall.server.games.eketorp import SPEC
+from longhall.server.games.eketorp import rules as R
+from longhall.server.games.eketorp.scoring import score
 
 from .helpers import (
     BLUE,

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from server.games.eketorp import EketorpState
-from server.games.eketorp import rules as R
+from longhall.server.games.eketorp import EketorpState
+from longhall.server.games.eketorp import rules as R
 
 from .helpers import (
     BLUE,

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from server.gamedata import default_config
-from server.games.api import IllegalAction
-from server.games.vikings_gone_wild import SPEC, WildState
-from server.games.vikings_gone_wild import rules as R
+from longhall.server.gamedata import default_config
+from longhall.server.games.api import IllegalAction
+from longhall.server.games.vikings_gone_wild import SPEC, WildState
+from longhall.server.games.vikings_gone_wild import rules as R
 
 VINCENT, MARIE, BRAM, LOTTE = range(4)
 

@@ -3,9 +3,9 @@ value (D1-D7, D21)."""
 
 from __future__ import annotations
 
-from server import fingerprints
-from server.games.vikings_gone_wild import SPEC
-from server.games.vikings_gone_wild.turn import targets
+from longhall.server import fingerprints
+from longhall.server.games.vikings_gone_wild import SPEC
+from longhall.server.games.vikings_gone_wild.turn import targets
 
 from .helpers import (
     BRAM,

@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from server.cli import main
-from server.gamedata import default_config
-from server.games.vikings_gone_wild import SPEC
-from server.games.vikings_gone_wild.bots import GreedyBot
-from server.simulate import play_game
+from longhall.server.cli import main
+from longhall.server.gamedata import default_config
+from longhall.server.games.vikings_gone_wild import SPEC
+from longhall.server.games.vikings_gone_wild.bots import GreedyBot
+from longhall.server.simulate import play_game
 
 from ..conformance import greedy_win_share
 from .helpers import MARIE, VINCENT, give, to_players

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from server.games.vikings_gone_wild import SPEC, WildState
+from longhall.server.games.vikings_gone_wild import SPEC, WildState
 
 from .helpers import MARIE, VINCENT, finish_turn, give, ok, refused, set_level, to_players, turn_of
 
@@ -33,7 +33,7 @@ def test_a_building_bought_is_under_construction_until_the_next_turn() -> None:
 
 
 def _targets(st: WildState, seat: int) -> list[tuple[int, int]]:
-    from server.games.vikings_gone_wild.turn import targets
+    from longhall.server.games.vikings_gone_wild.turn import targets
 
     return targets(st, seat)
 

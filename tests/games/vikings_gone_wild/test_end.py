@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.games.vikings_gone_wild import SPEC, WildState
+from longhall.server.games.vikings_gone_wild import SPEC, WildState
 
 from .helpers import (
     BRAM,

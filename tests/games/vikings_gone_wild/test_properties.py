@@ -17,8 +17,8 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from server.games.api import IllegalAction
-from server.games.vikings_gone_wild import SPEC
+from longhall.server.games.api import IllegalAction
+from longhall.server.games.vikings_gone_wild import SPEC
 
 from ..conformance import assert_no_leak, new_state, step
 

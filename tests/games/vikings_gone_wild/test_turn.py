@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from server.games.vikings_gone_wild import SPEC
+from longhall.server.games.vikings_gone_wild import SPEC
 
 from .helpers import (
     BRAM,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import random
 
-from server.games.vikings_gone_wild import SPEC
+from longhall.server.games.vikings_gone_wild import SPEC
 
 from ..conformance import assert_no_leak
 from .helpers import BRAM, MARIE, VINCENT, attack, give, new_game, to_players

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from server.games.api import progress_actions
-from server.games.vikings_on_board import SPEC
+from longhall.server.games.api import progress_actions
+from longhall.server.games.vikings_on_board import SPEC
 
 from .helpers import (
     BLUE,

@@ -16,8 +16,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from server.games.api import IllegalAction
-from server.games.vikings_on_board import SPEC
+from longhall.server.games.api import IllegalAction
+from longhall.server.games.vikings_on_board import SPEC
 
 from ..conformance import assert_no_leak, new_state, step
 

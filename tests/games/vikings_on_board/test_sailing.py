@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from server.games.vikings_on_board import SPEC
-from server.games.vikings_on_board.sailing import influence
+from longhall.server.games.vikings_on_board import SPEC
+from longhall.server.games.vikings_on_board.sailing import influence
 
 from .helpers import (
     BLUE,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from server.games.vikings_on_board import VikingsState
+from longhall.server.games.vikings_on_board import VikingsState
 
 from .helpers import BLUE, GREEN, RED, YELLOW, new_game, ok, play_out, set_market
 
@@ -68,7 +68,7 @@ def test_unwon_barrels_score_nothing() -> None:
 
 def test_final_scores_are_public_at_the_end() -> None:
     # V5.1, V5.2: at the end every shield is lifted
-    from server.games.vikings_on_board import SPEC
+    from longhall.server.games.vikings_on_board import SPEC
 
     st = play_out(new_game(3, seed=12))
     public = SPEC.view(st, None)["public"]

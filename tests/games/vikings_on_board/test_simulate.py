@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from server.cli import main
+from longhall.server.cli import main
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

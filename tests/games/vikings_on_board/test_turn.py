@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from server.games.vikings_on_board import SPEC, VikingsState
-from server.games.vikings_on_board import rules as R
+from longhall.server.games.vikings_on_board import SPEC, VikingsState
+from longhall.server.games.vikings_on_board import rules as R
 
 from .helpers import (
     BLUE,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 
-from server.games.vikings_on_board import SPEC
+from longhall.server.games.vikings_on_board import SPEC
 
 from .helpers import BLUE, GREEN, RED, YELLOW, arrange, go, new_game, ok, piece, sail, set_prow
 
