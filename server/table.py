@@ -227,8 +227,9 @@ class Table:
     def flush(self) -> None:
         """Wait until the table as it is now is on the disk, and send what waited for it."""
         with self.lock:
-            self.journal.wait(self.data.version, self.journal.generation)
             self._mend()
+            self.journal.wait(self.data.version, self.journal.generation)
+            self._mend()  # a write that failed meanwhile: back to the disk
             self._release()
 
     def _repeat_join(self, who: Identity, cmd: Command) -> JSON | None:
