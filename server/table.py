@@ -377,6 +377,7 @@ class Table:
     def connect(self, sid: str, auth: object) -> Identity:
         """Check a new connection's credentials; return who it is. Call :meth:`welcome` next."""
         with self.lock:
+            self.flush()  # the token and the code are checked against what is stored
             auth = auth if isinstance(auth, dict) else {}
             token = auth.get("token")
             if isinstance(token, str) and token:

@@ -460,3 +460,55 @@ def test_a_snapshot_asked_for_right_after_a_failed_write_shows_the_disk(
     assert shown["version"] == before
     assert answer[0]["error"]["code"] == "storage_failed"
     assert stored_table(store.path) == table.snapshot()
+
+
+def test_a_phone_is_let_in_or_sent_away_by_what_is_stored(tmp_path: Path) -> None:
+    """The host kicks a seat whose phone is away; that phone comes back while the kick is being
+    written, and the write fails. The kick never happened: the phone is let back in (its token
+    was checked against what is stored, not against a kick still in flight)."""
+    settings = Settings(data_dir=tmp_path, gpio="off", bot_delay=0.0, rate=1e9, burst=10**9, seed=7)
+    lh = create_app(settings)
+    try:
+        table: Table = lh.table
+        phones = seated(lh, ["Astrid", "Bjorn", "Cnut"])
+        away = phones[2]
+        away.sio.disconnect()
+        plain = table.store
+        store = GatedStore(plain.path)
+        table.store = store
+        plain.close()
+        store.fail_at = 1
+        store.gate.clear()
+        kicked: list[Any] = []
+        kicking = threading.Thread(target=lambda: kicked.append(phones[0].send("kick", seat=2)))
+        kicking.start()
+        assert store.entered.wait(WAIT)  # the kick is applied, its record at the gate
+        came: list[Client] = []
+        waits = threading.Event()  # the phone's connection waits for the disk, or is done
+        real_wait = table.journal.wait
+
+        def wait(version: int, generation: int) -> bool:
+            waits.set()
+            return real_wait(version, generation)
+
+        table.journal.wait = wait  # type: ignore[method-assign]
+
+        def come_back() -> None:
+            try:
+                came.append(Client(lh, {"token": away.token}))
+            finally:
+                waits.set()
+
+        coming = threading.Thread(target=come_back)
+        coming.start()
+        assert waits.wait(WAIT)
+        store.gate.set()
+        kicking.join(WAIT)
+        coming.join(WAIT)
+        table.journal.wait = real_wait  # type: ignore[method-assign]
+        assert kicked[0]["error"]["code"] == "storage_failed"
+        assert len(table.data.seats) == 3
+        assert came[0].connected, "the phone was sent away by a kick that was never stored"
+        assert came[0].last()["version"] == table.data.version
+    finally:
+        lh.stop()
