@@ -217,6 +217,10 @@ class Hardware:
         """Read the table's public view and decide what to show and to sound."""
         self._pending = False  # before reading: a change after this read queues news again
         with self.table.lock:
+            if self.table.data.version > self.table.stored:
+                # a command still being written (group commit): show nothing of it; the table
+                # tells again once everything is on the disk
+                return
             message = self.table.message_for(None)
         now = self.clock()
         for cue in cues(self._seen, message):

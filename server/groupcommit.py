@@ -38,7 +38,9 @@ class GroupCommit:
     def add(self, entry: Entry, generation: int) -> None:
         """Queue a record applied in ``generation`` (dropped if a write failed since)."""
         with self.cond:
-            if generation == self.generation:
+            # While broken, a record stands on what was lost even if its generation was read
+            # after the failure (the write fails outside the table's lock): never write it.
+            if generation == self.generation and not self.broken:
                 self.pending.append(entry)
 
     def settled(self, version: int, generation: int) -> bool:
@@ -56,6 +58,8 @@ class GroupCommit:
                         return False
                     if self.durable >= version:
                         return True
+                    if self.broken:  # applied on what was lost, or nothing left to write
+                        return False
                     if not self.writing:
                         break
                     self.cond.wait()
@@ -88,3 +92,5 @@ class GroupCommit:
         with self.cond:
             self.durable = durable
             self.broken = False
+            # A generation read between the failure and now belongs to what was lost.
+            self.generation += 1

@@ -216,6 +216,8 @@ class DirectWebSocket(SimpleWebSocketWSGI):  # type: ignore[misc]
     def __init__(self, handler: Any, server: Any, sender: Sender, **kwargs: Any) -> None:
         super().__init__(handler, server, **kwargs)
         self.sender = sender
+        # engine.io refuses a message over this size only once it is whole: stop it as it comes
+        self.server_args.setdefault("max_message_size", server.max_http_buffer_size)
         self.deflate: int | None = None  # the window to compress large messages with, if any
 
     def send(self, message: Any) -> Any:

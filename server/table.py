@@ -227,8 +227,9 @@ class Table:
     def flush(self) -> None:
         """Wait until the table as it is now is on the disk, and send what waited for it."""
         with self.lock:
-            self.journal.wait(self.data.version, self.journal.generation)
             self._mend()
+            self.journal.wait(self.data.version, self.journal.generation)
+            self._mend()  # a write that failed meanwhile: back to the disk
             self._release()
 
     def _repeat_join(self, who: Identity, cmd: Command) -> JSON | None:
@@ -376,6 +377,7 @@ class Table:
     def connect(self, sid: str, auth: object) -> Identity:
         """Check a new connection's credentials; return who it is. Call :meth:`welcome` next."""
         with self.lock:
+            self.flush()  # the token and the code are checked against what is stored
             auth = auth if isinstance(auth, dict) else {}
             token = auth.get("token")
             if isinstance(token, str) and token:

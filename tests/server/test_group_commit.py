@@ -23,6 +23,7 @@ from longhall.server.games.api import progress_actions
 from longhall.server.records import Records
 from longhall.server.sender import Sender
 from longhall.server.store import Entry, Store
+from longhall.server.table import Table
 
 from ..support import Phone, ServerProcess
 from .conftest import Client, seated
@@ -380,3 +381,134 @@ def settle(phones: list[Phone]) -> None:
     target = max(p.latest["version"] for p in phones)  # type: ignore[index]
     for p in phones:
         p.wait(lambda v, t=target: v["version"] >= t)
+
+
+def test_a_command_applied_as_a_write_fails_is_refused_and_never_stored(
+    table_of_six: Any,
+) -> None:
+    """A write fails (on another thread, outside the table's lock) just after a command has
+    looked for a failure to mend and before it is applied: that command stands on what was
+    lost, so it must be refused and never reach the disk, where it would leave a hole in the
+    journal that no restart could replay."""
+    lh, phones, store, watch = table_of_six
+    table: Table = lh.table
+    before = table.data.version
+    store.fail_at = 1
+    store.gate.clear()
+    store.entered.clear()
+    answers: list[Any] = [None, None]
+
+    def commit(i: int) -> None:
+        view = phones[i].last()
+        plan = next(a for a in view["game"]["legal"] if a["type"] == "commit")
+        answers[i] = phones[i].send("act", version=view["version"], action=plan)
+
+    first = threading.Thread(target=commit, args=(0,))
+    first.start()
+    assert store.entered.wait(WAIT)  # the first plan is being written (and will fail)
+    real_sids = table.connections.sids
+    armed = [True]
+
+    def sids() -> dict[str, Any]:
+        # the second command has mended nothing (no failure yet): now the write fails
+        if armed[0] and threading.current_thread() is second:
+            armed[0] = False
+            store.gate.set()
+            with table.journal.cond:
+                assert table.journal.cond.wait_for(lambda: table.journal.broken, WAIT)
+        return real_sids()
+
+    table.connections.sids = sids  # type: ignore[method-assign]
+    second = threading.Thread(target=commit, args=(1,))
+    second.start()
+    first.join(WAIT)
+    second.join(WAIT)
+    table.connections.sids = real_sids  # type: ignore[method-assign]
+    assert answers[0]["error"]["code"] == "storage_failed"
+    assert not answers[1]["ok"], answers[1]
+    assert answers[1]["error"]["code"] == "storage_failed"
+    assert table.data.version == before
+    assert stored_table(store.path) == table.snapshot()
+    assert watch.ahead() == []
+
+
+def test_a_snapshot_asked_for_right_after_a_failed_write_shows_the_disk(
+    table_of_six: Any,
+) -> None:
+    """A write fails; before the failed command's thread gets the table's lock back, a phone
+    asks for a snapshot (or connects): it is shown the table as stored, without an error."""
+    lh, phones, store, watch = table_of_six
+    table = lh.table
+    before = table.data.version
+    store.fail_at = 1
+    store.gate.clear()
+    store.entered.clear()
+    answer: list[Any] = []
+    view = phones[0].last()
+    plan = next(a for a in view["game"]["legal"] if a["type"] == "commit")
+    committing = threading.Thread(
+        target=lambda: answer.append(phones[0].send("act", version=view["version"], action=plan))
+    )
+    committing.start()
+    assert store.entered.wait(WAIT)
+    with table.lock:  # as a phone's snapshot request that has the lock when the write fails
+        store.gate.set()
+        with table.journal.cond:
+            assert table.journal.cond.wait_for(lambda: table.journal.broken, WAIT)
+        shown = table.snapshot_for("a-table-display")
+    committing.join(WAIT)
+    assert shown["version"] == before
+    assert answer[0]["error"]["code"] == "storage_failed"
+    assert stored_table(store.path) == table.snapshot()
+
+
+def test_a_phone_is_let_in_or_sent_away_by_what_is_stored(tmp_path: Path) -> None:
+    """The host kicks a seat whose phone is away; that phone comes back while the kick is being
+    written, and the write fails. The kick never happened: the phone is let back in (its token
+    was checked against what is stored, not against a kick still in flight)."""
+    settings = Settings(data_dir=tmp_path, gpio="off", bot_delay=0.0, rate=1e9, burst=10**9, seed=7)
+    lh = create_app(settings)
+    try:
+        table: Table = lh.table
+        phones = seated(lh, ["Astrid", "Bjorn", "Cnut"])
+        away = phones[2]
+        away.sio.disconnect()
+        plain = table.store
+        store = GatedStore(plain.path)
+        table.store = store
+        plain.close()
+        store.fail_at = 1
+        store.gate.clear()
+        kicked: list[Any] = []
+        kicking = threading.Thread(target=lambda: kicked.append(phones[0].send("kick", seat=2)))
+        kicking.start()
+        assert store.entered.wait(WAIT)  # the kick is applied, its record at the gate
+        came: list[Client] = []
+        waits = threading.Event()  # the phone's connection waits for the disk, or is done
+        real_wait = table.journal.wait
+
+        def wait(version: int, generation: int) -> bool:
+            waits.set()
+            return real_wait(version, generation)
+
+        table.journal.wait = wait  # type: ignore[method-assign]
+
+        def come_back() -> None:
+            try:
+                came.append(Client(lh, {"token": away.token}))
+            finally:
+                waits.set()
+
+        coming = threading.Thread(target=come_back)
+        coming.start()
+        assert waits.wait(WAIT)
+        store.gate.set()
+        kicking.join(WAIT)
+        coming.join(WAIT)
+        table.journal.wait = real_wait  # type: ignore[method-assign]
+        assert kicked[0]["error"]["code"] == "storage_failed"
+        assert len(table.data.seats) == 3
+        assert came[0].connected, "the phone was sent away by a kick that was never stored"
+        assert came[0].last()["version"] == table.data.version
+    finally:
+        lh.stop()

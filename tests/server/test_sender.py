@@ -14,9 +14,12 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+from longhall.server.config import Settings
 from longhall.server.games.api import progress_actions
 
 from ..support import Phone, RawWebSocket, ServerProcess, apply_patch
+
+WAIT = 30.0  # seconds before a test gives up on something that should come at once
 
 
 class RawScreen(RawWebSocket):
@@ -189,4 +192,48 @@ def test_large_messages_are_compressed_each_on_its_own(tmp_path: Path) -> None:
     finally:
         for screen in screens:
             screen.sock.close()
+        server.stop()
+
+
+def test_a_message_larger_than_allowed_is_refused_as_it_comes(tmp_path: Path) -> None:
+    """A client starts a message larger than the server takes (a fragment that does not end
+    it): the server closes the connection (1009) as soon as the message is too large, instead of
+    keeping what comes until the message ends, however large that makes it on a 512 MB Pi."""
+    server = ServerProcess(tmp_path)
+    server.start()
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=WAIT)
+    try:
+        key = base64.b64encode(os.urandom(16)).decode()
+        sock.sendall(
+            (
+                "GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\n"
+                f"Host: 127.0.0.1:{server.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
+        received = b""
+        while b"\r\n\r\n" not in received:
+            received += sock.recv(65536)
+        assert b" 101 " in received.split(b"\r\n", 1)[0]
+        limit = max(Settings().max_payload * 4, 65536)  # as server/app.py gives engine.io
+        size = limit + 1
+        mask = os.urandom(4)
+        # a text frame that is not the last of its message (FIN unset), of spaces, masked
+        payload = bytes(b ^ 0x20 for b in mask) * (size // 4) + bytes(
+            b ^ 0x20 for b in mask[: size % 4]
+        )
+        sock.sendall(struct.pack("!BBQ", 0x01, 0x80 | 127, size) + mask + payload)
+        closed = False
+        while not closed:
+            try:
+                data = sock.recv(65536)
+            except ConnectionResetError:
+                data = b""
+            received += data
+            # the server's close frame (opcode 8, status 1009), or the connection gone
+            closed = not data or b"\x88" in received.split(b"\r\n\r\n", 1)[1]
+        if data:
+            assert struct.pack("!H", 1009) in received
+    finally:
+        sock.close()
         server.stop()
