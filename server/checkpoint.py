@@ -67,6 +67,7 @@ class Checkpointer:
 
     def _run(self) -> None:
         db: sqlite3.Connection | None = None
+        catch_up = False  # the next checkpoint folds in what came during the last one
         try:
             while True:
                 with self._cond:
@@ -87,8 +88,12 @@ class Checkpointer:
                     continue
                 with self._cond:
                     self.checkpoints += 1
-                    self._owed -= owed  # what was written meanwhile waits for the next one
-                    self._due = self.pages
+                    self._owed -= owed
+                    # What was written meanwhile is folded in at once, once: the log can only
+                    # start over from its beginning (rather than grow) if a commit finds it all
+                    # in the file, as it will once the table is quiet for a moment.
+                    catch_up = not catch_up and self._owed > 0
+                    self._due = 1 if catch_up else self.pages
         finally:
             if db is not None:
                 db.close()

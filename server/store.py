@@ -160,27 +160,28 @@ class Store:
         """Durably append accepted commands, in order, in one transaction: one wait for the
         disk however many they are (the table's group commit)."""
         now = time.time()
-        written = 0
+        pages = 0
         with self.transaction() as db:
             for entry in entries:
-                written += self._append(db, entry, now)
+                pages += self._append(db, entry, now)
         self.commits += 1
-        # About the pages this commit added to the log: a page or two per command, and the
-        # pages its larger rows (snapshots) fill.
-        self.checkpointer.wrote(1 + len(entries) + written // self.page_size)
+        self.checkpointer.wrote(pages)
 
     def _append(self, db: sqlite3.Connection, entry: Entry, now: float) -> int:
-        """Write one entry; return about how many bytes it added."""
+        """Write one entry; return about how many pages it changed (what it adds to the log)."""
         seq = entry.seq
         data = dumps(entry.record)
         written = len(data)
         db.execute("INSERT INTO records (seq, at, data) VALUES (?, ?, ?)", (seq, now, data))
+        pages = 1  # the records' last leaf
         if entry.game_row is not None:
             self._write_game(db, entry.game_row)
+            pages += 2  # the row and its table's root
         if entry.game_action is not None:
             game_id, n, seat, action = entry.game_action
             data = dumps(action)
             written += len(data)
+            pages += 2  # a leaf of the table and one of its primary key's index
             db.execute(
                 "INSERT INTO game_actions (game_id, n, seat, action) VALUES (?, ?, ?, ?)",
                 (game_id, n, seat, data),
@@ -188,6 +189,7 @@ class Store:
         if entry.snapshot is not None:
             data = dumps(entry.snapshot)
             written += len(data)
+            pages += 3  # the snapshots' leaf, and the old records and snapshot deleted
             db.execute(
                 "INSERT OR REPLACE INTO snapshots (seq, at, data) VALUES (?, ?, ?)",
                 (seq, now, data),
@@ -195,7 +197,7 @@ class Store:
             # Older records and snapshots are no longer needed to restore the table.
             db.execute("DELETE FROM records WHERE seq <= ?", (seq,))
             db.execute("DELETE FROM snapshots WHERE seq < ?", (seq,))
-        return written
+        return pages + written // self.page_size  # and the overflow pages of larger rows
 
     def _write_game(self, db: sqlite3.Connection, row: dict[str, Any]) -> None:
         db.execute(
