@@ -12,10 +12,8 @@ systemd stops it on the way down. If the command fails, the notice goes and ever
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import shlex
-import sqlite3
 import subprocess
 import threading
 from collections.abc import Callable, Sequence
@@ -94,9 +92,7 @@ class NightEnd:
         with table.lock:  # no command in between: the store is whole when the Pi goes dark
             table.flush()  # the commands still being written go first
             path = table.store.path
-            with contextlib.suppress(sqlite3.Error):  # fold the write-ahead log into the file
-                table.store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            table.store.close()
+            table.store.close(truncate=True)  # the write-ahead log folded into the file
             log.warning("the store is closed; powering off: %s", shlex.join(self.command))
             reason = self._power_off()
             table.store = Store(path)  # serve on until systemd stops the server

@@ -7,6 +7,9 @@ commit, :mod:`longhall.server.groupcommit`). From time to time a full snapshot o
 written in the same transaction, and records older than the latest snapshot are pruned. Restarting
 reads the latest snapshot and replays the records after it.
 
+The write-ahead log is folded into the database file by a thread of its own
+(:mod:`server.checkpoint`), never inside a command's commit, and once more when the store closes.
+
 Finished (and abandoned) games stay in ``games`` with every action in ``game_actions``, so the
 host can list them and any game can be replayed from its seed and log.
 """
@@ -14,6 +17,7 @@ host can list them and any game can be replayed from its seed and log.
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import threading
 import time
@@ -22,6 +26,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from .checkpoint import PAGES, Checkpointer
+
+log = logging.getLogger("longhall.store")
 
 SCHEMA_VERSION = 1
 
@@ -76,7 +84,7 @@ class Entry:
 class Store:
     """One SQLite file per Longhall server; every write is durable when the call returns."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, checkpoint_pages: int = PAGES) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self._lock = threading.Lock()
@@ -84,7 +92,11 @@ class Store:
         self.db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
+        # No checkpoint inside a command's commit: the checkpointer's thread does them.
+        self.db.execute("PRAGMA wal_autocheckpoint=0")
         self.db.execute("PRAGMA foreign_keys=ON")
+        self.page_size = int(self.db.execute("PRAGMA page_size").fetchone()[0])
+        self.checkpointer = Checkpointer(path, checkpoint_pages)
         self.db.executescript(SCHEMA)
         with self.transaction():
             self.db.execute(
@@ -92,8 +104,19 @@ class Store:
                 (str(SCHEMA_VERSION),),
             )
 
-    def close(self) -> None:
+    def close(self, truncate: bool = False) -> None:
+        """Stop the checkpointer, fold the log into the file once more and close it.
+
+        ``truncate`` (the end of the night) also empties the log file, waiting for readers
+        elsewhere if need be; otherwise the last checkpoint waits for no one.
+        """
+        self.checkpointer.close()
+        mode = "TRUNCATE" if truncate else "PASSIVE"
         with self._lock:
+            try:
+                self.db.execute(f"PRAGMA wal_checkpoint({mode})")
+            except sqlite3.Error:  # the log stays, whole: the next start reads it
+                log.exception("could not fold the log into %s on closing", self.path)
             self.db.close()
 
     @contextmanager
@@ -137,32 +160,44 @@ class Store:
         """Durably append accepted commands, in order, in one transaction: one wait for the
         disk however many they are (the table's group commit)."""
         now = time.time()
+        pages = 0
         with self.transaction() as db:
             for entry in entries:
-                self._append(db, entry, now)
+                pages += self._append(db, entry, now)
         self.commits += 1
+        self.checkpointer.wrote(pages)
 
-    def _append(self, db: sqlite3.Connection, entry: Entry, now: float) -> None:
+    def _append(self, db: sqlite3.Connection, entry: Entry, now: float) -> int:
+        """Write one entry; return about how many pages it changed (what it adds to the log)."""
         seq = entry.seq
-        db.execute(
-            "INSERT INTO records (seq, at, data) VALUES (?, ?, ?)", (seq, now, dumps(entry.record))
-        )
+        data = dumps(entry.record)
+        written = len(data)
+        db.execute("INSERT INTO records (seq, at, data) VALUES (?, ?, ?)", (seq, now, data))
+        pages = 1  # the records' last leaf
         if entry.game_row is not None:
             self._write_game(db, entry.game_row)
+            pages += 2  # the row and its table's root
         if entry.game_action is not None:
             game_id, n, seat, action = entry.game_action
+            data = dumps(action)
+            written += len(data)
+            pages += 2  # a leaf of the table and one of its primary key's index
             db.execute(
                 "INSERT INTO game_actions (game_id, n, seat, action) VALUES (?, ?, ?, ?)",
-                (game_id, n, seat, dumps(action)),
+                (game_id, n, seat, data),
             )
         if entry.snapshot is not None:
+            data = dumps(entry.snapshot)
+            written += len(data)
+            pages += 3  # the snapshots' leaf, and the old records and snapshot deleted
             db.execute(
                 "INSERT OR REPLACE INTO snapshots (seq, at, data) VALUES (?, ?, ?)",
-                (seq, now, dumps(entry.snapshot)),
+                (seq, now, data),
             )
             # Older records and snapshots are no longer needed to restore the table.
             db.execute("DELETE FROM records WHERE seq <= ?", (seq,))
             db.execute("DELETE FROM snapshots WHERE seq < ?", (seq,))
+        return pages + written // self.page_size  # and the overflow pages of larger rows
 
     def _write_game(self, db: sqlite3.Connection, row: dict[str, Any]) -> None:
         db.execute(

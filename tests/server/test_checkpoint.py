@@ -1,0 +1,161 @@
+"""The write-ahead log is folded into the file by the checkpointer's thread, never in a command."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import struct
+import threading
+from pathlib import Path
+
+import pytest
+
+from server.app import create_app
+from server.checkpoint import Checkpointer
+from server.config import Settings
+from server.store import Entry, Store
+
+from .conftest import seated
+
+WAIT = 30.0  # seconds before a test gives up on an event that should come at once
+
+
+class Folds:
+    """Watches every checkpoint the checkpointer runs: who runs it, held at a gate, or failing."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.gate = threading.Event()
+        self.gate.set()
+        self.entered = threading.Event()  # a checkpoint reached the gate
+        self.held_too_long = False  # the gate was never opened: something waited on it
+        self.fail = 0  # how many of the next checkpoints raise
+        self.threads: list[str] = []
+        self.results: list[tuple[int, int, int]] = []
+        self.cond = threading.Condition()
+        real = Checkpointer._fold
+
+        def fold(checkpointer: Checkpointer, db: sqlite3.Connection) -> tuple[int, int, int]:
+            self.entered.set()
+            if not self.gate.wait(WAIT):
+                self.held_too_long = True
+            with self.cond:
+                self.threads.append(threading.current_thread().name)
+                if self.fail:
+                    self.fail -= 1
+                    self.cond.notify_all()
+                    raise sqlite3.OperationalError("disk I/O error")
+            result = real(checkpointer, db)
+            with self.cond:
+                self.results.append(result)
+                self.cond.notify_all()
+            return result
+
+        monkeypatch.setattr(Checkpointer, "_fold", fold)
+
+    def wait_for(self, done: int) -> None:
+        """Wait until ``done`` checkpoints have succeeded."""
+        with self.cond:
+            assert self.cond.wait_for(lambda: len(self.results) >= done, WAIT), self.results
+
+
+def wal_frames(path: Path) -> tuple[int, int]:
+    """The log's checkpoint sequence number (bumped each time it starts over) and its frames."""
+    wal = Path(f"{path}-wal").read_bytes()
+    page_size, restarts = struct.unpack(">II", wal[8:16])
+    return restarts, (len(wal) - 32) // (24 + page_size)
+
+
+def entry(seq: int, size: int = 0) -> Entry:
+    snapshot = {"seq": seq, "fill": "x" * size} if size else None
+    return Entry(seq, {"type": "join", "seq": seq}, snapshot=snapshot)
+
+
+def test_the_log_is_folded_by_the_checkpointer_while_commands_go_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folds = Folds(monkeypatch)
+    folds.gate.clear()
+    store = Store(tmp_path / "longhall.sqlite3", checkpoint_pages=50)
+    assert store.db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
+    seq = 0
+    while not folds.entered.is_set():  # until the log calls for a checkpoint
+        seq += 1
+        store.write([entry(seq)])
+    restarts, _ = wal_frames(store.path)
+    # the checkpoint is held at its gate: writes go on, past SQLite's own threshold of 1000
+    # pages, and the log is never folded in by any of them (it would start over after that)
+    frames = 0
+    while frames <= 1100:
+        seq += 1
+        store.write([entry(seq, size=20_000)])
+        now, frames = wal_frames(store.path)
+        assert now == restarts
+    folds.gate.set()
+    folds.wait_for(1)
+    busy, logged, copied = folds.results[0]
+    assert (busy, copied) == (0, logged) and logged > 1100  # all of it, in one go
+    assert set(folds.threads) == {"longhall-checkpoint"}
+    assert not folds.held_too_long
+    seq += 1
+    store.write([entry(seq)])  # the log, all in the file, starts over from its beginning
+    assert wal_frames(store.path)[0] == restarts + 1
+    store.close()
+    # nothing committed was lost on the way
+    store = Store(store.path)
+    try:
+        snapshot, records = store.load()
+        assert snapshot is not None and snapshot[0] == seq - 1
+        assert records == [(seq, {"type": "join", "seq": seq})]
+    finally:
+        store.close()
+
+
+def test_a_failed_checkpoint_fails_no_command_and_is_tried_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    folds = Folds(monkeypatch)
+    folds.fail = 1  # an SD card that hiccups once
+    store = Store(tmp_path / "longhall.sqlite3", checkpoint_pages=20)
+    try:
+        seq = 0
+        with caplog.at_level(logging.ERROR, logger="longhall.checkpoint"):
+            while not folds.results:  # every write succeeds; the second checkpoint too
+                seq += 1
+                store.write([entry(seq)])
+        assert folds.threads[:2] == ["longhall-checkpoint"] * 2
+        assert store.checkpointer.failures == 1 and store.checkpointer.checkpoints >= 1
+        assert "could not checkpoint" in caplog.text
+        # tried again only once as much again was written, not at once in a loop
+        assert seq >= 2 * 20  # a page a command: 20 pages, and 20 more
+        assert store.load()[1] == [(n, {"type": "join", "seq": n}) for n in range(1, seq + 1)]
+    finally:
+        store.close()
+
+
+def test_players_are_answered_while_a_checkpoint_is_held(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folds = Folds(monkeypatch)
+    folds.gate.clear()
+    settings = Settings(data_dir=tmp_path, gpio="off", bot_delay=0.0)
+    lh = create_app(settings)
+    try:
+        checkpointer = lh.table.store.checkpointer
+        with checkpointer._cond:  # a checkpoint after every command, for the test
+            checkpointer.pages = checkpointer._due = 1
+        anna, bob = seated(lh, ["Anna", "Bob"])
+        assert folds.entered.wait(WAIT)  # a checkpoint is at the gate ...
+        for kind in ("greedy", "random"):  # ... and the host is answered all the same
+            assert anna.send("add_bot", bot=kind)["ok"]
+        assert anna.send("set_start_player", seat=bob.seat)["ok"]
+        folds.gate.set()
+        folds.wait_for(1)
+        assert not folds.held_too_long
+        table = lh.table.snapshot()
+    finally:
+        lh.stop()
+    lh = create_app(settings)  # the restart replays to the same table
+    try:
+        assert lh.table.snapshot() == table
+    finally:
+        lh.stop()
