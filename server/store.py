@@ -8,7 +8,8 @@ written in the same transaction, and records older than the latest snapshot are 
 reads the latest snapshot and replays the records after it.
 
 The write-ahead log is folded into the database file by a thread of its own
-(:mod:`server.checkpoint`), never inside a command's commit, and once more when the store closes.
+(:mod:`longhall.server.checkpoint`), never inside a command's commit, and once more when the store
+closes.
 
 Finished (and abandoned) games stay in ``games`` with every action in ``game_actions``, so the
 host can list them and any game can be replayed from its seed and log.

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from server.app import create_app
-from server.checkpoint import Checkpointer
-from server.config import Settings
-from server.store import Entry, Store
+from longhall.server.app import create_app
+from longhall.server.checkpoint import Checkpointer
+from longhall.server.config import Settings
+from longhall.server.store import Entry, Store
 
 from .conftest import seated
 
