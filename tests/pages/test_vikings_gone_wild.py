@@ -276,8 +276,10 @@ def reload(page: Any, phase: str) -> tuple[str, str]:
     """Reload a page in ``phase``; return its prompts before and after (the same screen)."""
     prompt = page.evaluate(PROMPTS)
     page.reload()
-    wait_until(page, "document.body.dataset.online === 'true'")
-    wait_until(page, f"{PHASE} === '{phase}' || document.body.dataset.status === 'over'", 10)
+    # bounds for a stuck page, not timings: a reload under a whole suite with every core busy
+    # once took over 10 s to load the page's modules and connect
+    wait_until(page, "document.body.dataset.online === 'true'", 30)
+    wait_until(page, f"{PHASE} === '{phase}' || document.body.dataset.status === 'over'", 30)
     after = page.evaluate(PROMPTS) if page.evaluate(PHASE) == phase else prompt
     return prompt, after
 
