@@ -237,21 +237,28 @@ def test_a_failed_group_write_refuses_every_command_in_it_and_sends_none_of_it(
     assert watch.ahead() == []
 
 
+def commit_held(phone: Any, store: Any) -> tuple[threading.Thread, list[Any]]:
+    """Start ``phone`` committing its plan and return once its write is held at the store's
+    gate: the thread, and the list its answer will be put in."""
+    store.gate.clear()
+    store.entered.clear()
+    answer: list[Any] = []
+    view = phone.last()
+    plan = next(a for a in view["game"]["legal"] if a["type"] == "commit")
+    committing = threading.Thread(
+        target=lambda: answer.append(phone.send("act", version=view["version"], action=plan))
+    )
+    committing.start()
+    assert store.entered.wait(WAIT)
+    return committing, answer
+
+
 def test_a_phone_connecting_during_a_write_is_shown_only_what_is_stored(
     table_of_six: Any,
 ) -> None:
     lh, phones, store, watch = table_of_six
     before = lh.table.data.version
-    store.gate.clear()
-    store.entered.clear()
-    answer: list[Any] = []
-    view = phones[0].last()
-    plan = next(a for a in view["game"]["legal"] if a["type"] == "commit")
-    committing = threading.Thread(
-        target=lambda: answer.append(phones[0].send("act", version=view["version"], action=plan))
-    )
-    committing.start()
-    assert store.entered.wait(WAIT)
+    committing, answer = commit_held(phones[0], store)
     came: list[Client] = []
     connecting = threading.Thread(target=lambda: came.append(Client(lh)))
     connecting.start()  # the table display, opened while the plan is being written
@@ -441,16 +448,7 @@ def test_a_snapshot_asked_for_right_after_a_failed_write_shows_the_disk(
     table = lh.table
     before = table.data.version
     store.fail_at = 1
-    store.gate.clear()
-    store.entered.clear()
-    answer: list[Any] = []
-    view = phones[0].last()
-    plan = next(a for a in view["game"]["legal"] if a["type"] == "commit")
-    committing = threading.Thread(
-        target=lambda: answer.append(phones[0].send("act", version=view["version"], action=plan))
-    )
-    committing.start()
-    assert store.entered.wait(WAIT)
+    committing, answer = commit_held(phones[0], store)
     with table.lock:  # as a phone's snapshot request that has the lock when the write fails
         store.gate.set()
         with table.journal.cond:
