@@ -122,8 +122,8 @@ def path_alone(group: bool, commands: int) -> list[float]:
     commit's bookkeeping adds to a command that has no one to share its write with."""
     data = Path(tempfile.mkdtemp(prefix="longhall-path-"))
     store = QuickStore(data / "longhall.sqlite3")
-    table = Table(store, Settings(data_dir=data, gpio="off", seed=3), lambda ops: None)
-    table.group_commit = group
+    settings = Settings(data_dir=data, gpio="off", seed=3, group_commit=group)
+    table = Table(store, settings, lambda ops: None)
     seats = []
     for i in range(6):
         who = table.connect(f"phone{i}", {"code": table.data.code})

@@ -20,6 +20,11 @@ def default_data_dir() -> Path:
     return base / "longhall"
 
 
+def env_group_commit() -> bool:
+    """``LONGHALL_GROUP_COMMIT=0`` turns group commit off (only to measure against it)."""
+    return os.environ.get("LONGHALL_GROUP_COMMIT", "1") != "0"
+
+
 @dataclass
 class Settings:
     """Everything ``longhall serve`` can be told."""
@@ -41,6 +46,9 @@ class Settings:
     seed: int | None = None  # fixed game seeds (tests, tournaments); random otherwise
     fresh_store: bool = False  # start a new table even though a damaged store was kept aside
     poweroff_command: str | None = None  # run at the end of the night (a long press on HOST)
+    # Commands that arrive together share one write; off only to measure against
+    # (bench/burst.py): each command then written under the table's lock.
+    group_commit: bool = field(default_factory=env_group_commit)
 
     @property
     def db_path(self) -> Path:

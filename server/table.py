@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import collections
 import logging
-import os
 import secrets
 import threading
 import time
@@ -88,8 +87,7 @@ class Table:
         # Records applied but not yet on the disk, and the messages that wait for them.
         self.journal = GroupCommit(lambda entries: self.store.write(entries), self.data.version)
         self._outbox: collections.deque[_Held] = collections.deque()
-        # Off only to measure against (bench/burst.py): each command written under the lock.
-        self.group_commit = os.environ.get("LONGHALL_GROUP_COMMIT", "1") != "0"
+        self.group_commit = settings.group_commit  # a test or bench/burst.py may switch it
 
     def _restore(self) -> Records:
         records = Records.restore(self.store, lambda: secrets.token_urlsafe(6))

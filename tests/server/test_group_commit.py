@@ -286,6 +286,24 @@ def test_without_group_commit_each_command_is_its_own_write(table_of_six: Any) -
     assert watch.ahead() == []
 
 
+def test_group_commit_setting_reads_its_environment_variable(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``LONGHALL_GROUP_COMMIT=0`` (bench/burst.py's switch) reaches the table through Settings."""
+    monkeypatch.delenv("LONGHALL_GROUP_COMMIT", raising=False)
+    assert Settings(data_dir=tmp_path).group_commit
+    monkeypatch.setenv("LONGHALL_GROUP_COMMIT", "0")
+    settings = Settings(data_dir=tmp_path, gpio="off")
+    assert not settings.group_commit
+    store = Store(settings.db_path)
+    try:
+        assert not Table(store, settings, lambda ops: None).group_commit
+    finally:
+        store.close()
+    monkeypatch.setenv("LONGHALL_GROUP_COMMIT", "1")
+    assert Settings(data_dir=tmp_path).group_commit
+
+
 def test_kill_9_during_bursts_of_plans_loses_nothing_acknowledged(tmp_path: Path) -> None:
     """Six real phones send their planning taps and commits at once, burst after burst, to a
     real server; every other burst the server is killed (-9, a power cut) as soon as the first
