@@ -17,6 +17,15 @@ the ratios Longhall / boardgame.io. The runs alternate (peer first, then Longhal
 change in the machine's load falls on both. Node and npm install boardgame.io into /tmp, as the
 peer's run.sh does.
 
+Before each Longhall run, a bare SQLite commit of one record (WAL, ``synchronous=FULL``, as the
+store writes) is timed in the same directory the server's store is made in: what this disk's
+fsync costs at that moment, the floor under the latency of a server that writes every command
+before showing it (the peer writes nothing).
+
+``--compare DIR`` also runs the Longhall server of another checkout (e.g. ``git worktree add
+--detach /tmp/before <commit>``) with the same load in every run, the three servers taking turns
+at going first, and prints its figures and ratios beside this code's.
+
 Run: ``.venv/bin/python bench/serving.py [--runs 3]`` (figures go to docs/performance.md). To
 measure the server as ``./run serve`` installs it (without the test packages):
 
@@ -30,11 +39,14 @@ import argparse
 import json
 import os
 import shutil
+import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -129,10 +141,52 @@ def seat_everyone(server: ServerProcess) -> list[str]:
     return tokens  # type: ignore[return-value]
 
 
-def run_longhall(iters: int, spectators: int, seed: int) -> dict[str, Any]:
+def bare_commits(directory: Path, count: int = 100) -> float:
+    """The median milliseconds of a bare SQLite commit of one record, as the store makes it (WAL,
+    ``synchronous=FULL``: the commit returns once the disk has it), in a new file there."""
+    path = directory / "bare.sqlite3"
+    db = sqlite3.connect(str(path), isolation_level=None)
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("CREATE TABLE records (seq INTEGER PRIMARY KEY, at REAL NOT NULL, data TEXT)")
+        record = json.dumps({"kind": "act", "what": "x" * 400})  # about a command's record
+        times = []
+        for seq in range(count):
+            start = time.perf_counter()
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("INSERT INTO records VALUES (?, ?, ?)", (seq, time.time(), record))
+            db.execute("COMMIT")
+            times.append((time.perf_counter() - start) * 1000)
+    finally:
+        db.close()
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    return round(statistics.median(times), 3)
+
+
+def run_longhall(
+    iters: int, spectators: int, seed: int, code: Path | None = None
+) -> dict[str, Any]:
+    """One run of Longhall's server: this checkout's, or the one in ``code``."""
     data = Path(tempfile.mkdtemp(prefix="longhall-bench-"))
+    commit_ms = bare_commits(data)
     server = ServerProcess(data, "--bot-delay", "0", "--rate-limit", "100000", "--seed", str(seed))
-    startup = server.start()
+    saved = os.environ.get("LONGHALL_SERVER_PYTHON")
+    if code is not None:  # ``python -m`` imports from its working directory: start it there
+        shim = data / "python"
+        python = saved or sys.executable
+        shim.write_text(f'#!/bin/sh\ncd "{code}" && exec "{python}" "$@"\n')
+        shim.chmod(0o755)
+        os.environ["LONGHALL_SERVER_PYTHON"] = str(shim)
+    try:
+        startup = server.start()
+    finally:
+        if code is not None:
+            if saved is None:
+                os.environ.pop("LONGHALL_SERVER_PYTHON", None)
+            else:
+                os.environ["LONGHALL_SERVER_PYTHON"] = saved
     try:
         tokens = data / "tokens.json"
         tokens.write_text(json.dumps(seat_everyone(server)))
@@ -141,6 +195,7 @@ def run_longhall(iters: int, spectators: int, seed: int) -> dict[str, Any]:
         result = clients("longhall", server.port, iters, spectators, pid, str(tokens))
         result["peak_mb"] = peak_mb(pid)
         result["startup_s"] = round(startup, 2)
+        result["bare_commit_ms"] = commit_ms
         return dict(result)
     finally:
         server.stop()
@@ -157,30 +212,45 @@ def peak_mb(pid: int) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--iters", type=int, default=300)
     parser.add_argument("--spectators", type=int, default=20)
     parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument(
+        "--compare", type=Path, help="another checkout of Longhall to run in the same runs"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     prepare_peer()
     load_before = os.getloadavg()  # the machine's load says how far the figures can be trusted
     rows: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    others: list[tuple[dict[str, Any], dict[str, Any]]] = []
     for run in range(args.runs):
-        if run % 2 == 0:
-            peer = run_peer(args.iters, args.spectators)
-            ours = run_longhall(args.iters, args.spectators, args.seed + run)
-        else:
-            ours = run_longhall(args.iters, args.spectators, args.seed + run)
-            peer = run_peer(args.iters, args.spectators)
+        seed = args.seed + run
+        jobs: list[tuple[str, Callable[[], dict[str, Any]]]] = [
+            ("peer", partial(run_peer, args.iters, args.spectators)),
+            ("Longhall", partial(run_longhall, args.iters, args.spectators, seed)),
+        ]
+        if args.compare is not None:
+            compared = partial(run_longhall, args.iters, args.spectators, seed, args.compare)
+            jobs.append(("compared", compared))
+        shift = run % len(jobs)  # each server goes first in turn
+        results = {name: job() for name, job in jobs[shift:] + jobs[:shift]}
+        peer, ours = results["peer"], results["Longhall"]
         rows.append((peer, ours))
+        if "compared" in results:
+            others.append((peer, results["compared"]))
         if not args.json:
-            print(f"run {run + 1} ({'peer first' if run % 2 == 0 else 'Longhall first'}):")
-            print(table([(peer, ours)]), flush=True)
+            order = ", ".join(name for name, _ in jobs[shift:] + jobs[:shift])
+            print(f"run {run + 1} ({order}):")
+            print(table([(peer, ours)], others[-1:]), flush=True)
     if args.json:
         load = {"before": load_before, "after": os.getloadavg()}
-        print(json.dumps({"machine": machine(), "load": load, "runs": rows}, indent=1))
+        runs = {"runs": rows, "compared": others} if others else {"runs": rows}
+        print(json.dumps({"machine": machine(), "load": load, **runs}, indent=1))
         return
     print(f"machine: {machine()}")
     load_after = os.getloadavg()
@@ -190,7 +260,9 @@ def main() -> None:
         f" {args.iters} timed commands per run; median of {args.runs} runs"
         " (each ratio is the median of the ratios within a run):"
     )
-    print(table(rows))
+    if args.compare is not None:
+        print(f"compared: the Longhall of {args.compare}")
+    print(table(rows, others))
     print(f"longhall serve -> healthy /healthz: {rows[-1][1]['startup_s']} s")
 
 
@@ -198,16 +270,49 @@ def _load(load: tuple[float, float, float]) -> str:
     return ", ".join(f"{x:.1f}" for x in load)
 
 
-def table(rows: list[tuple[dict[str, Any], dict[str, Any]]]) -> str:
-    lines = ["| | boardgame.io | Longhall | ratio |", "| --- | --- | --- | --- |"]
+def table(
+    rows: list[tuple[dict[str, Any], dict[str, Any]]],
+    others: list[tuple[dict[str, Any], dict[str, Any]]] | None = None,
+) -> str:
+    """The figures of the peer and Longhall, the median of the runs, with their ratios (and
+    those of the compared checkout, if any)."""
+    others = others or []
+    head = "| | boardgame.io | Longhall | ratio |"
+    if others:
+        head += " compared | its ratio | Longhall / compared |"
+    lines = [head, _rule(head)]
     for key in FIGURES:
-        peer = statistics.median(float(p[key]) for p, _ in rows)
-        ours = statistics.median(float(o[key]) for _, o in rows)
-        ratio = statistics.median(float(o[key]) / float(p[key]) for p, o in rows if p[key])
-        lines.append(f"| {key} | {peer:.2f} | {ours:.2f} | {ratio:.2f} |")
-    deflate = [(p.get("deflate"), o.get("deflate")) for p, o in rows]
-    lines.append(f"| permessage-deflate negotiated | {deflate[0][0]} | {deflate[0][1]} | |")
+        line = f"| {key} | {_median(rows, 0, key):.2f} | {_median(rows, 1, key):.2f} |"
+        line += f" {_ratio(rows, key):.2f} |"
+        if others:
+            mine = [(o, ours) for (_, o), (_, ours) in zip(others, rows, strict=False)]
+            line += f" {_median(others, 1, key):.2f} | {_ratio(others, key):.2f} |"
+            line += f" {_ratio(mine, key):.2f} |"
+        lines.append(line)
+    commit = f"| bare SQLite commit, median ms | | {_median(rows, 1, 'bare_commit_ms'):.2f} | |"
+    if others:
+        commit += f" {_median(others, 1, 'bare_commit_ms'):.2f} | | |"
+    lines.append(commit)
+    deflate = f"| permessage-deflate negotiated | {rows[0][0].get('deflate')} |"
+    deflate += f" {rows[0][1].get('deflate')} | |"
+    if others:
+        deflate += f" {others[0][1].get('deflate')} | | |"
+    lines.append(deflate)
     return "\n".join(lines)
+
+
+def _rule(head: str) -> str:
+    return "|" + " --- |" * (head.count("|") - 1)
+
+
+def _median(rows: list[tuple[dict[str, Any], dict[str, Any]]], side: int, key: str) -> float:
+    return statistics.median(float(row[side].get(key, 0.0)) for row in rows)
+
+
+def _ratio(rows: list[tuple[dict[str, Any], dict[str, Any]]], key: str) -> float:
+    """The median of the per-run ratios (second / first)."""
+    ratios = [float(b[key]) / float(a[key]) for a, b in rows if float(a.get(key, 0.0))]
+    return statistics.median(ratios) if ratios else float("nan")
 
 
 if __name__ == "__main__":

@@ -223,11 +223,12 @@ def create_app(settings: Settings, clock: Clock = time.monotonic) -> Longhall:
     )
     sessions = SessionGuard(socketio.server)
     # What the handling of one client's message sends (the update to every room, the answer to
-    # the command) reaches the sender as one batch, with one wake-up once the handler is done.
+    # the command) makes one batch, written once the handler is done by this connection's thread
+    # itself while the sender is idle (else the sender is woken once).
     handle_message = socketio.server.eio.handlers["message"]
 
     def on_message(eio_sid: str, data: Any) -> Any:
-        with sender.held():
+        with sender.held(write=True):
             return handle_message(eio_sid, data)
 
     socketio.server.eio.on("message", on_message)

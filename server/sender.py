@@ -15,7 +15,8 @@ and upgraded keeps engine.io's own path throughout.
 
 A large message (a snapshot) is compressed once for all the connections that asked for
 permessage-deflate (``server/deflate.py``). What the handling of one client message sends (a
-command's update to every room and its answer) is queued as one batch and wakes the sender once
+command's update to every room and its answer) is queued as one batch, written by that client's
+connection thread itself when the sender is idle, else by the sender woken once
 (:meth:`Sender.held`). And each WebSocket is read in its connection's own thread
 (:meth:`DirectWebSocket.wait`), not in a simple-websocket thread of its own.
 """
@@ -59,6 +60,7 @@ class Sender:
         self.routes: dict[str, DirectWebSocket] = {}  # engine.io session id -> its WebSocket
         self.thread: threading.Thread | None = None
         self._held = threading.local()  # how deep this thread is in :meth:`held`
+        self.writing = False  # a thread (the sender or a connection's) is writing a batch
 
     def install(self, eio: Any) -> None:
         """Make the engine.io server's WebSockets send through this sender."""
@@ -119,10 +121,15 @@ class Sender:
             self._wake()
 
     @contextlib.contextmanager
-    def held(self) -> Iterator[None]:
+    def held(self, write: bool = False) -> Iterator[None]:
         """Queue what this thread sends meanwhile without waking the sender, then wake it once:
         a command's update to every room and its answer make one batch, written once the
-        command's thread is done, instead of a wake-up (and a fight for the GIL) per room."""
+        command's thread is done, instead of a wake-up (and a fight for the GIL) per room.
+
+        With ``write`` (a client's message, handled in its connection's thread), this thread
+        writes the batch itself if the sender is not writing: the bytes leave without waiting
+        for the sender thread to be woken and to get the GIL, and without that wake-up's cost.
+        """
         depth = getattr(self._held, "depth", 0)
         self._held.depth = depth + 1
         try:
@@ -130,29 +137,64 @@ class Sender:
         finally:
             self._held.depth = depth
             if depth == 0:
-                with self.ready:
-                    if self.items:
-                        self.ready.notify()
+                if write:
+                    self._write_here()
+                else:
+                    with self.ready:
+                        if self.items:
+                            self.ready.notify()
 
     def _wake(self) -> None:
         """Wake the sender (holding ``self.ready``), unless this thread holds its messages."""
         if not getattr(self._held, "depth", 0):
             self.ready.notify()
 
+    def _write_here(self) -> None:
+        """Write what is queued in this thread, unless the sender is writing (then wake it).
+
+        One writer at a time, whoever it is, takes everything queued: order per connection is
+        the queue's. What comes in meanwhile is left to the sender thread, so that a connection's
+        thread is never kept writing for others.
+        """
+        with self.ready:
+            if not self.items:
+                return
+            if self.writing:
+                self.ready.notify()  # it looks at the queue again when it is done
+                return
+            batch = list(self.items)
+            self.items.clear()
+            self.writing = True
+        try:
+            self._write_batch(batch)
+        finally:
+            with self.ready:
+                self.writing = False
+                if self.items:
+                    self.ready.notify()
+
     def _run(self) -> None:
         while True:
             with self.ready:
-                while not self.items:
+                while not self.items or self.writing:
                     self.ready.wait()
                 batch = list(self.items)
                 self.items.clear()
-            # the same packet to a whole room: framed (and compressed) once
-            frames: dict[tuple[int, int | None], bytes | None] = {}
-            for eio_socket, ws, pkt in batch:
-                try:
-                    self._write(eio_socket, ws, pkt, frames)
-                except Exception:  # a socket closing under us: its reader sees it and cleans up
-                    log.debug("could not write to %s", eio_socket.sid, exc_info=True)
+                self.writing = True
+            try:
+                self._write_batch(batch)
+            finally:
+                with self.ready:
+                    self.writing = False
+
+    def _write_batch(self, batch: list[Item]) -> None:
+        # the same packet to a whole room: framed (and compressed) once
+        frames: dict[tuple[int, int | None], bytes | None] = {}
+        for eio_socket, ws, pkt in batch:
+            try:
+                self._write(eio_socket, ws, pkt, frames)
+            except Exception:  # a socket closing under us: its reader sees it and cleans up
+                log.debug("could not write to %s", eio_socket.sid, exc_info=True)
 
     def _write(
         self,
