@@ -63,8 +63,12 @@ CREATE TABLE IF NOT EXISTS game_actions (
     seat INTEGER,
     action TEXT NOT NULL,
     PRIMARY KEY (game_id, n)
-);
+) WITHOUT ROWID;
 """
+# game_actions is kept in its primary key's order (WITHOUT ROWID): a command's action changes one
+# page of it, not a leaf and a leaf of a separate index, so each command's commit writes a third
+# fewer pages to the log and syncs them (an SD card's wear and time, and the kernel's work per
+# fsync). A store made before keeps its table as it was: both read the same.
 
 
 def dumps(value: Any) -> str:
@@ -99,6 +103,11 @@ class Store:
         self.page_size = int(self.db.execute("PRAGMA page_size").fetchone()[0])
         self.checkpointer = Checkpointer(path, checkpoint_pages)
         self.db.executescript(SCHEMA)
+        # the pages a game action changes: a store made before has a separate index
+        row = self.db.execute(
+            "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'game_actions'"
+        ).fetchone()
+        self.action_pages = 1 if "WITHOUT ROWID" in str(row[0]).upper() else 2
         with self.transaction():
             self.db.execute(
                 "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', ?)",
@@ -182,7 +191,7 @@ class Store:
             game_id, n, seat, action = entry.game_action
             data = dumps(action)
             written += len(data)
-            pages += 2  # a leaf of the table and one of its primary key's index
+            pages += self.action_pages
             db.execute(
                 "INSERT INTO game_actions (game_id, n, seat, action) VALUES (?, ?, ?, ?)",
                 (game_id, n, seat, data),

@@ -11,6 +11,7 @@ import pytest
 
 from longhall.server.app import create_app
 from longhall.server.config import Settings
+from longhall.server.store import Entry, Store
 from longhall.server.table import Identity, Table, replay_game
 
 from .conftest import Client, eketorp, game, seated
@@ -208,3 +209,52 @@ def test_a_bug_half_way_through_a_command_changes_nothing(
         assert anna.act(**place)["ok"]  # and the same move works once the bug is gone
     finally:
         lh.stop()
+
+
+GAME_ROW = {
+    "id": 1,
+    "game": "eketorp",
+    "config": {},
+    "seed": 7,
+    "seats": [],
+    "started": 1.0,
+    "finished": None,
+    "status": "playing",
+    "result": None,
+}
+
+
+@pytest.mark.parametrize("made_before", [False, True])
+def test_game_actions_are_kept_in_key_order_and_old_stores_still_work(
+    tmp_path: Path, made_before: bool
+) -> None:
+    """A new store keeps the game actions in their key's order (one page per action written,
+    not a leaf and an index leaf); a store made with the table as it was reads and writes the
+    same actions, in order."""
+    path = tmp_path / "longhall.sqlite3"
+    if made_before:  # the table as stores made before this change have it
+        con = sqlite3.connect(path)
+        con.execute(
+            "CREATE TABLE game_actions (game_id INTEGER NOT NULL REFERENCES games(id),"
+            " n INTEGER NOT NULL, seat INTEGER, action TEXT NOT NULL, PRIMARY KEY (game_id, n))"
+        )
+        con.close()
+    store = Store(path)
+    try:
+        sql = store.db.execute(
+            "SELECT sql FROM sqlite_master WHERE name = 'game_actions'"
+        ).fetchone()[0]
+        assert ("WITHOUT ROWID" in sql) is not made_before
+        assert store.action_pages == (2 if made_before else 1)
+        store.write([Entry(1, {"kind": "start"}, None, None, GAME_ROW)])
+        for n in (1, 2, 3):
+            store.write([Entry(1 + n, {"kind": "act"}, None, (1, n, n % 2, {"type": f"a{n}"}))])
+    finally:
+        store.close()
+    reopened = Store(path)
+    try:
+        stored = reopened.game(1)
+        assert stored is not None
+        assert stored["log"] == [(1, {"type": "a1"}), (0, {"type": "a2"}), (1, {"type": "a3"})]
+    finally:
+        reopened.close()
