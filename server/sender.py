@@ -154,7 +154,9 @@ class Sender:
 
         One writer at a time, whoever it is, takes everything queued: order per connection is
         the queue's. What comes in meanwhile is left to the sender thread, so that a connection's
-        thread is never kept writing for others.
+        thread is never kept writing for others; so is a message to compress, from the first
+        one on (zlib's state is large: compressed in one thread, it is allocated in one place,
+        not kept once in every connection thread's share of the heap).
         """
         with self.ready:
             if not self.items:
@@ -165,11 +167,13 @@ class Sender:
             batch = list(self.items)
             self.items.clear()
             self.writing = True
+        rest: list[Item] = []
         try:
-            self._write_batch(batch)
+            rest = self._write_batch(batch, here=True)
         finally:
             with self.ready:
                 self.writing = False
+                self.items.extendleft(reversed(rest))  # before anything queued since
                 if self.items:
                     self.ready.notify()
 
@@ -187,14 +191,40 @@ class Sender:
                 with self.ready:
                     self.writing = False
 
-    def _write_batch(self, batch: list[Item]) -> None:
+    def _write_batch(self, batch: list[Item], here: bool = False) -> list[Item]:
+        """Write a batch in order; in a connection's thread (``here``), stop before the first
+        message to compress and return it with the rest."""
         # the same packet to a whole room: framed (and compressed) once
         frames: dict[tuple[int, int | None], bytes | None] = {}
-        for eio_socket, ws, pkt in batch:
+        for index, (eio_socket, ws, pkt) in enumerate(batch):
+            if here and self._compresses(eio_socket, ws, pkt, frames):
+                return batch[index:]
             try:
                 self._write(eio_socket, ws, pkt, frames)
             except Exception:  # a socket closing under us: its reader sees it and cleans up
                 log.debug("could not write to %s", eio_socket.sid, exc_info=True)
+        return []
+
+    def _compresses(
+        self,
+        eio_socket: Any,
+        ws: DirectWebSocket,
+        pkt: Any,
+        frames: dict[tuple[int, int | None], bytes | None],
+    ) -> bool:
+        """Whether writing ``pkt`` to ``ws`` means compressing it now (a small message's frame,
+        found meanwhile, is kept in ``frames``)."""
+        key = (id(pkt), ws.deflate)
+        if pkt is None or ws.deflate is None or key in frames or id(eio_socket) in self.slow:
+            return False
+        data = pkt.encode()
+        if not isinstance(data, str):
+            return False
+        payload = data.encode()
+        if len(payload) >= deflate.COMPRESS_FROM:
+            return True
+        frames[key] = deflate.frame(payload, ws.deflate)  # small: not compressed
+        return False
 
     def _write(
         self,

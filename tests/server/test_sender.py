@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import queue
 import socket
 import struct
 import threading
@@ -14,8 +15,12 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+from engineio import packet as engineio_packet
+
+from longhall.server import deflate
 from longhall.server.config import Settings
 from longhall.server.games.api import progress_actions
+from longhall.server.sender import Sender
 
 from ..support import Phone, RawWebSocket, ServerProcess, apply_patch
 
@@ -237,3 +242,76 @@ def test_a_message_larger_than_allowed_is_refused_as_it_comes(tmp_path: Path) ->
     finally:
         sock.close()
         server.stop()
+
+
+class _Conn:
+    """An engine.io socket and its WebSocket, as the sender sees them, over a socket pair."""
+
+    def __init__(self, sid: str, bits: int | None) -> None:
+        self.sid = sid
+        self.ours, self.theirs = socket.socketpair()
+        self.queue = type("Q", (), {"real": queue.Queue()})()
+        self.ws = type("WS", (), {"deflate": bits})()
+        self.ws.ws = type("Server", (), {"connected": True, "sock": self.ours})()
+
+    def check_ping_timeout(self) -> bool:
+        return True
+
+    def frames(self, count: int) -> list[str]:
+        """The next ``count`` text messages written to this connection, inflated."""
+        out: list[str] = []
+        self.theirs.settimeout(WAIT)
+        data = b""
+        while len(out) < count:
+            data += self.theirs.recv(65536)
+            while len(data) >= 2:
+                size, start = data[1] & 0x7F, 2
+                if size == 126:
+                    size, start = struct.unpack("!H", data[2:4])[0], 4
+                if len(data) < start + size:
+                    break
+                compressed = bool(data[0] & 0x40)  # RSV1
+                payload, data = data[start : start + size], data[start + size :]
+                if compressed:  # inflated as a browser does (RFC 7692 7.2.2)
+                    payload = zlib.decompressobj(-15).decompress(payload + b"\x00\x00\xff\xff")
+                out.append(payload.decode())
+        return out
+
+
+def test_a_connection_thread_writes_its_batch_and_leaves_compression_to_the_sender() -> None:
+    """A command's batch is written by the connection's own thread when the sender is idle,
+    up to the first message to compress: that one and what follows it go to the sender thread,
+    and every connection still gets everything in the order it was sent."""
+    sender = Sender(threading.RLock())
+    sender.thread = threading.Thread(target=sender._run, daemon=True)
+    sender.thread.start()
+    writers: list[tuple[str, str]] = []
+    real_write = sender._write
+
+    def write(eio_socket: Any, ws: Any, pkt: Any, frames: Any) -> None:
+        writers.append((threading.current_thread().name, pkt.data[:5]))
+        real_write(eio_socket, ws, pkt, frames)
+
+    sender._write = write  # type: ignore[method-assign]
+    plain, deflating = _Conn("plain", None), _Conn("deflating", 15)
+    large = "L" + "x" * (deflate.COMPRESS_FROM + 100)
+    sent = ["small1", large, "small2"]
+    here = threading.current_thread().name
+    with sender.held(write=True):
+        for text in sent:
+            pkt = engineio_packet.Packet(engineio_packet.MESSAGE, text)
+            for conn in (plain, deflating):
+                sender.put(conn, conn.ws, pkt)
+        assert writers == []  # held: nothing written before the handler is done
+    expected = ["4" + text for text in sent]
+    assert plain.frames(3) == expected
+    assert deflating.frames(3) == expected
+    mine = [what for who, what in writers if who == here]
+    # here: the small message to both and the large one to the connection that compresses
+    # nothing; the sender thread: from the large one to compress on
+    assert mine == ["small", "small", "Lxxxx"]
+    assert len(writers) == 6
+    assert all(who != here for who, _ in writers[3:])
+    for conn in (plain, deflating):
+        conn.ours.close()
+        conn.theirs.close()
