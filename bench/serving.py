@@ -192,7 +192,10 @@ def run_longhall(
         tokens.write_text(json.dumps(seat_everyone(server)))
         assert server.proc is not None
         pid = server.proc.pid
+        switches = context_switches(pid)
         result = clients("longhall", server.port, iters, spectators, pid, str(tokens))
+        # over the whole run of the clients (connecting and warming up included)
+        result["switches_per_command"] = (context_switches(pid) - switches) / (iters + 20)
         result["peak_mb"] = peak_mb(pid)
         result["startup_s"] = round(startup, 2)
         result["bare_commit_ms"] = commit_ms
@@ -200,6 +203,21 @@ def run_longhall(
     finally:
         server.stop()
         shutil.rmtree(data, ignore_errors=True)
+
+
+def context_switches(pid: int) -> int:
+    """The context switches of all the server's threads so far (each a thread put to sleep or
+    woken: what waking a thread per message costs, besides its CPU time)."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            text = (task / "status").read_text()
+        except OSError:  # a thread that ended meanwhile
+            continue
+        for line in text.splitlines():
+            if line.startswith(("voluntary_ctxt_switches:", "nonvoluntary_ctxt_switches:")):
+                total += int(line.split()[1])
+    return total
 
 
 def peak_mb(pid: int) -> float:
@@ -289,10 +307,15 @@ def table(
             line += f" {_median(others, 1, key):.2f} | {_ratio(others, key):.2f} |"
             line += f" {_ratio(mine, key):.2f} |"
         lines.append(line)
-    commit = f"| bare SQLite commit, median ms | | {_median(rows, 1, 'bare_commit_ms'):.2f} | |"
-    if others:
-        commit += f" {_median(others, 1, 'bare_commit_ms'):.2f} | | |"
-    lines.append(commit)
+    for key, label in (
+        ("switches_per_command", "server context switches per command"),
+        ("bare_commit_ms", "bare SQLite commit, median ms"),
+    ):
+        line = f"| {label} | | {_median(rows, 1, key):.2f} | |"
+        if others:
+            mine = [(o, ours) for (_, o), (_, ours) in zip(others, rows, strict=False)]
+            line += f" {_median(others, 1, key):.2f} | | {_ratio(mine, key):.2f} |"
+        lines.append(line)
     deflate = f"| permessage-deflate negotiated | {rows[0][0].get('deflate')} |"
     deflate += f" {rows[0][1].get('deflate')} | |"
     if others:
