@@ -105,6 +105,19 @@ def clients(mode: str, port: int, iters: int, spectators: int, pid: int, *extra:
 
 
 def run_peer(iters: int, spectators: int) -> dict[str, Any]:
+    """One run of boardgame.io (tried again on other ports if its API's port, the one after
+    its own, was taken meanwhile)."""
+    for attempt in range(3):
+        try:
+            return _run_peer(iters, spectators)
+        except RuntimeError as err:
+            if attempt == 2 or "ECONNREFUSED" not in str(err):
+                raise
+            print("boardgame.io's API port was refused; trying again", file=sys.stderr)
+    raise AssertionError("unreachable")
+
+
+def _run_peer(iters: int, spectators: int) -> dict[str, Any]:
     port = free_port()
     log = (WORK / "server.log").open("w")
     server = subprocess.Popen(
