@@ -1,4 +1,4 @@
-"""One sender for the table: a single thread writes every WebSocket message to every connection.
+"""One sender for the table: one queue, and one writer at a time, for every WebSocket message.
 
 python-engineio's threading mode gives each WebSocket a writer thread fed by a queue, so an update
 to 27 screens woke 27 threads, and each encoded and framed the same message again. Here the
@@ -16,8 +16,9 @@ and upgraded keeps engine.io's own path throughout.
 A large message (a snapshot) is compressed once for all the connections that asked for
 permessage-deflate (``server/deflate.py``). What the handling of one client message sends (a
 command's update to every room and its answer) is queued as one batch, written by that client's
-connection thread itself when the sender is idle, else by the sender woken once
-(:meth:`Sender.held`). And each WebSocket is read in its connection's own thread
+connection thread itself when the sender is idle (no thread woken: the bytes leave as soon as
+the command is done), else by the sender woken once; messages to compress are left to the
+sender thread (:meth:`Sender.held`). And each WebSocket is read in its connection's own thread
 (:meth:`DirectWebSocket.wait`), not in a simple-websocket thread of its own.
 """
 
