@@ -68,10 +68,7 @@ class Table:
         self.settings = settings
         self.publish = publish
         self.lock = threading.RLock()
-        # Notified once what the table shows is on the disk, when it is news to the bot runner
-        # (:meth:`_news_to_bots`); a test may wait on it too.
         self.changed = threading.Condition(self.lock)
-        self._had_bots = False  # a seat had a bot at the last change
         self.listeners: list[Callable[[Table], None]] = []
         self.hardware: dict[str, Any] = {"status": "off", "code": None, "message": None}
         self.hotspot: dict[str, str] | None = None
@@ -464,8 +461,7 @@ class Table:
                 log.exception("could not send version %d to everyone", held.version)
         if not released:
             return
-        if self._news_to_bots():
-            self.changed.notify_all()
+        self.changed.notify_all()
         if self.data.version > durable:
             return  # the lights follow once the rest is stored too
         for listener in list(self.listeners):
@@ -473,16 +469,6 @@ class Table:
                 listener(self)
             except Exception:
                 log.exception("a table listener failed")
-
-    def _news_to_bots(self) -> bool:
-        """Whether a change may give the bot runner something to do: at a table with a bot seat
-        or a stand-in (or that just lost its last one), or one that presses NEXT by itself. At a
-        table of people, waking it on every command (it then takes the table's lock and the GIL
-        from the command's thread) cost two thread switches per command for nothing."""
-        bots = any(seat.bot is not None for seat in self.data.seats)
-        news = bots or self._had_bots or self.settings.auto_next is not None
-        self._had_bots = bots
-        return news
 
     def notify(self, code: str, message: str, **params: Any) -> None:
         """Show a short notice on every screen (a button pressed too early, GPIO trouble)."""

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
 
 from longhall.server.app import Longhall
 from longhall.server.table import Table
 
-from .conftest import Client, eketorp, seated
+from .conftest import eketorp, seated
 
 STUCK = 300.0  # seconds without the awaited change: something is broken, not slow
 
@@ -54,31 +53,3 @@ def test_everyone_sees_whose_phone_is_gone_and_since_when(longhall: Longhall) ->
     now = anna.last()["table"]["now"]
     assert not seats[2]["connected"] and before <= seats[2]["away_since"] <= now
     assert seats[0]["away_since"] is None and seats[1]["away_since"] is None
-
-
-def test_the_bots_are_woken_only_where_a_bot_may_have_something_to_do(longhall: Longhall) -> None:
-    """At a table of people a command wakes nobody waiting for the bots (it would cost the
-    command's thread two switches); from a stand-in on, and once more when it ends, it does."""
-    anna, bob, cara = seated(longhall, ["Anna", "Bob", "Cara"])
-    table = longhall.table
-    wakes: list[int] = []
-    real = table.changed.notify_all
-
-    def notify_all() -> None:
-        wakes.append(table.data.version)
-        real()
-
-    table.changed.notify_all = notify_all  # type: ignore[method-assign]
-    assert anna.send("start")["ok"]
-    assert bob.act(**_legal(bob, "place"))["ok"]
-    assert wakes == []
-    assert anna.send("botify", seat=2, bot="random")["ok"]  # a stand-in for Cara
-    assert wakes == [table.data.version]
-    assert anna.send("botify", seat=2, bot="")["ok"]  # she takes her seat back: news too
-    assert wakes[-1] == table.data.version and len(wakes) == 2
-    assert anna.act(**_legal(anna, "place"))["ok"]
-    assert len(wakes) == 2  # people only again: nobody woken
-
-
-def _legal(phone: Client, kind: str) -> dict[str, Any]:
-    return next(a for a in phone.last()["game"]["legal"] if a["type"] == kind)
