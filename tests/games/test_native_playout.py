@@ -150,6 +150,10 @@ def test_the_compiled_play_out_declines_what_it_does_not_play() -> None:
     assert comparable(copy) == before
     random_playout(copy, [Rng(s) for s in range(4)])  # the Python step finishes the fight
     assert copy.is_over()
+    shared = Rng(5)  # seats drawing from one generator draw in turn from it: Python plays that
+    copy = thinking_copy(eketorp(EKETORP.new(default_config("eketorp", 3), 6)))
+    assert not native.playout(copy, [shared] * 3)
+    assert copy.version == 0 and shared.state == Rng(5).state
 
 
 def test_a_library_built_from_other_sources_is_never_loaded(

@@ -240,25 +240,28 @@ def available() -> bool:
 
 # -- the state in and out ------------------------------------------------------------------------
 
-_cards_cache: list[Any] = [None, None]
+# the last deck flattened, with the deck itself (one tuple: threads read it in one step)
+_cards_cache: tuple[Any, array[int] | None] = (None, None)
 
 
 def _cards(config: dict[str, Any]) -> array[int] | None:
     """The house deck as flat integers (one block of CARD_INTS per card), kept per deck."""
+    global _cards_cache
     cards = config.get("material_cards")
-    if _cards_cache[0] is cards:
-        out: array[int] | None = _cards_cache[1]
-        return out
-    flat = array("i")
+    cached = _cards_cache
+    if cached[0] is cards:
+        return cached[1]
+    flat: array[int] | None = array("i")
     for card in cards or ():
         entries = card["stones"]
-        if len(entries) > MAX_ENTRIES:
-            return None
+        if len(entries) > MAX_ENTRIES or flat is None:
+            flat = None
+            continue
         block = [len(entries)]
         for e in entries:
             block += [_FIELD_ID[e["field"]], _STONE_ID[e["stone"]], e["count"], e["extra"]]
         flat.extend(block + [0] * (CARD_INTS - len(block)))
-    _cards_cache[:] = [cards, flat]
+    _cards_cache = (cards, flat)
     return flat
 
 
@@ -506,6 +509,8 @@ def playout(st: EketorpState, rngs: list[Rng], steps: int = -1) -> bool:
     (a fight under way, the physical deck's entry, an unusual deck)."""
     fn = load()
     if fn is None or st.config.get("deck") != "house" or len(rngs) != st.n:
+        return False
+    if len({id(rng) for rng in rngs}) != len(rngs):  # seats sharing one generator: Python plays
         return False
     cards = _cards(st.config)
     flat = _pack(st)
