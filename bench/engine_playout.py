@@ -31,6 +31,7 @@ from typing import Any, cast
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.engine import machine
+from longhall.server import compiled
 from longhall.server.gamedata import default_config
 from longhall.server.games.eketorp import SPEC as EKETORP
 from longhall.server.games.eketorp import expert as ek_expert
@@ -165,6 +166,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     pin_to_one_core()
+    compiled.install()  # as ``longhall serve`` does
     games = random_games(6, args.seconds / 5)
     full, fast, whole = games["full_engine"], games["fast_path"], games["whole_steps"]
     copies = copy_cost(args.seconds)

@@ -1,4 +1,5 @@
-"""The compiled play-out (``eketorp/native``) plays the same game as the full engine.
+"""The compiled play-out (``eketorp/native``, built by ``longhall.server.compiled``) plays the
+same game as the full engine.
 
 Where the machine has a C compiler (``./run`` installs one), these tests build and play the
 compiled whole steps; the Python whole steps they are compared with are tested in
@@ -12,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from longhall.server import compiled
 from longhall.server.gamedata import default_config
 from longhall.server.games.eketorp import SPEC as EKETORP
 from longhall.server.games.eketorp import native
@@ -24,15 +26,16 @@ from longhall.server.games.rng import Rng
 from .eketorp.helpers import eketorp
 
 pytestmark = pytest.mark.skipif(
-    native.compiler() is None, reason="no C compiler on this machine: the Python path plays"
+    compiled.compiler() is None, reason="no C compiler on this machine: the Python path plays"
 )
+compiled.install()  # as ``longhall serve`` does at start-up
 
 
 def test_the_compiled_play_out_is_built_and_loaded() -> None:
     """With a compiler at hand the tests play the compiled path, not the fallback."""
     assert native.available(), "a compiler is here but the compiled play-out did not load"
-    assert native.library_path().exists()
-    assert native.build_dir() not in native.SOURCE.parents  # never beside the sources
+    assert compiled.library_path().exists()
+    assert compiled.build_dir() not in compiled.SOURCE.parents  # never beside the sources
 
 
 def _full_step(full: EketorpState, bots: list[Any]) -> None:
@@ -120,9 +123,9 @@ def test_random_playout_plays_compiled_and_in_python_to_the_same_end(
     for k in range(12):
         deal = eketorp(EKETORP.new(default_config("eketorp", 3 + k % 4), 900 + k))
         ends: list[tuple[Any, list[int]]] = []
-        for compiled in (True, False):
-            if not compiled:
-                monkeypatch.setattr(native, "load", lambda: None)
+        for in_c in (True, False):
+            if not in_c:
+                monkeypatch.setattr(native, "engine", lambda: None)
             st = thinking_copy(deal)
             rngs = [Rng(k * 11 + s) for s in range(st.n)]
             random_playout(st, rngs, until=lambda s: s.phase == "round_end" and s.round == 2)
@@ -162,12 +165,12 @@ def test_a_library_built_from_other_sources_is_never_loaded(
     """The library's name holds the hash of its source: an edited source builds anew and the
     stale library is removed."""
     monkeypatch.setenv("LONGHALL_NATIVE_DIR", str(tmp_path))
-    first = native.build()
+    first = compiled.build()
     assert first.parent == tmp_path and first.exists()
     edited = tmp_path / "playout.c"
-    edited.write_text(native.SOURCE.read_text() + "\n/* edited */\n")
-    monkeypatch.setattr(native, "SOURCE", edited)
-    assert native.library_path() != first
-    second = native.build()
+    edited.write_text(compiled.SOURCE.read_text() + "\n/* edited */\n")
+    monkeypatch.setattr(compiled, "SOURCE", edited)
+    assert compiled.library_path() != first
+    second = compiled.build()
     assert second.exists() and not first.exists()
     assert sorted(p.name for p in tmp_path.glob("*.so")) == [second.name]

@@ -1,30 +1,22 @@
-"""Eketorp's random play-out in whole steps, compiled: ``playout.c`` through ctypes.
+"""Eketorp's random play-out in whole steps, compiled: the rules of ``playout.c``, and the flat
+state it plays on.
 
-The same game as :func:`..playout.random_playout` in Python, some ten times faster: the state goes
-into one flat array of integers, C plays the whole steps (drawing from each seat's SplitMix64
+The same game as :func:`..playout.random_playout` in Python, some nine times faster: the state
+goes into one flat array of integers, C plays the whole steps (drawing from each seat's SplitMix64
 generator exactly what the random bot draws), and the result comes back into the state and the
 generators. ``tests/games/test_native_playout.py`` compares every state after every whole step
 with the full engine.
 
-The library is compiled on demand with the machine's C compiler (``cc``, else ``gcc``; no Python
-headers needed) into a folder outside the sources (``$LONGHALL_NATIVE_DIR``, else the virtual
-environment's ``longhall-native/``, else ``~/.cache/longhall``), under a name holding the hash of
-its source and of the layout below: a library built from other sources is never loaded. Without a
-compiler (or with ``LONGHALL_NATIVE=0``) :func:`playout` declines and the Python path plays.
-``python -m longhall.server.games.eketorp.native`` builds it (``./run`` does, when it can).
+This module stays pure like every engine: compiling and loading the C is the server's adapter
+(``longhall.server.compiled``), which hands a loader in through :func:`set_loader` at start-up.
+Without one (no C compiler, or nothing installed it) :func:`playout` declines and the Python steps
+play the same game.
 """
 
 from __future__ import annotations
 
-import ctypes
-import hashlib
-import os
-import shutil
-import subprocess
-import sys
-import threading
 from array import array
-from pathlib import Path
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .. import rules as R
@@ -33,8 +25,11 @@ if TYPE_CHECKING:
     from ...rng import Rng
     from ..state import EketorpState
 
-SOURCE = Path(__file__).with_name("playout.c")
-CFLAGS = ("-O2", "-shared", "-fPIC", "-std=c99")
+# the compiled ``eketorp_playout(state, generators, cards, card_count, steps)``, given the
+# addresses of the three arrays
+Engine = Callable[[int, int, int, int, int], int]
+
+SOURCE_NAME = "playout.c"  # beside this module
 
 # -- the flat state's layout (written into the C source as #defines) ----------------------------
 
@@ -134,10 +129,10 @@ KEY_NAMES = (
 _KEY_ID = {name: k for k, name in enumerate(KEY_NAMES)}
 
 
-def source_text() -> str:
-    """The C source as compiled: the layout's offsets, then ``playout.c``."""
-    defines = [f"#define O_{name} {at}" for name, at in OFFSETS.items()]
-    defines += [
+def defines() -> str:
+    """The layout as C ``#define`` lines, written before ``playout.c`` when it is compiled."""
+    lines = [f"#define O_{name} {at}" for name, at in OFFSETS.items()]
+    lines += [
         f"#define {name} {value}"
         for name, value in (
             ("CARD_CAP", CARD_CAP),
@@ -146,96 +141,32 @@ def source_text() -> str:
             ("CARD_INTS", CARD_INTS),
         )
     ]
-    return "\n".join(defines) + "\n" + SOURCE.read_text()
+    return "\n".join(lines) + "\n"
 
 
-def library_path() -> Path:
-    """Where the library built from exactly the current sources lives."""
-    digest = hashlib.sha256((source_text() + " ".join(CFLAGS)).encode()).hexdigest()[:16]
-    return build_dir() / f"eketorp_playout-{digest}.so"
+_loader: Callable[[], Engine | None] | None = None
+_engine: Engine | None = None
+_loaded = False
 
 
-def build_dir() -> Path:
-    """A folder outside the sources for the compiled library (never committed)."""
-    if os.environ.get("LONGHALL_NATIVE_DIR"):
-        return Path(os.environ["LONGHALL_NATIVE_DIR"])
-    if sys.prefix != sys.base_prefix:  # a virtual environment: ./run's .venv
-        return Path(sys.prefix) / "longhall-native"
-    return Path.home() / ".cache" / "longhall"
+def set_loader(loader: Callable[[], Engine | None] | None) -> None:
+    """Hand in how to get the compiled play-out (called once, at its first use); None: none."""
+    global _loader, _engine, _loaded
+    _loader, _engine, _loaded = loader, None, False
 
 
-def compiler() -> str | None:
-    """The C compiler to use, if the machine has one."""
-    return os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
-
-
-def build() -> Path:
-    """Compile the library for the current sources (if not built yet); return its path."""
-    target = library_path()
-    if target.exists():
-        return target
-    cc = compiler()
-    if cc is None:
-        raise RuntimeError("no C compiler (cc or gcc) on this machine")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.stem}-{os.getpid()}-{threading.get_ident()}")
-    src = tmp.with_suffix(".c")
-    try:
-        src.write_text(source_text())
-        subprocess.run(
-            [cc, *CFLAGS, "-o", str(tmp.with_suffix(".so")), str(src)],
-            check=True,
-            capture_output=True,
-            text=True,
-        )
-        os.replace(tmp.with_suffix(".so"), target)  # atomic: a reader never sees half a file
-    finally:
-        src.unlink(missing_ok=True)
-        tmp.with_suffix(".so").unlink(missing_ok=True)
-    for old in target.parent.glob("eketorp_playout-*.so"):  # built from earlier sources
-        if old != target:
-            old.unlink(missing_ok=True)
-    return target
-
-
-_lock = threading.Lock()
-_lib: Any = None
-_tried = False
-
-
-def load() -> Any:
-    """The compiled play-out (built now if need be), or None: no compiler, or switched off."""
-    global _lib, _tried
-    if _tried:
-        return _lib
-    with _lock:
-        if not _tried:
-            _lib = _load()
-            _tried = True
-    return _lib
-
-
-def _load() -> Any:
-    if os.environ.get("LONGHALL_NATIVE", "1") == "0":
-        return None
-    try:
-        path = library_path()
-        if not path.exists():
-            if compiler() is None:
-                return None
-            path = build()
-        lib = ctypes.CDLL(str(path))
-    except (OSError, RuntimeError, subprocess.CalledProcessError):
-        return None  # the Python path plays the same game
-    fn = lib.eketorp_playout
-    fn.argtypes = (ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_int)
-    fn.restype = ctypes.c_int
-    return fn
+def engine() -> Engine | None:
+    """The compiled play-out, or None (no loader handed in, or it found none)."""
+    global _engine, _loaded
+    if not _loaded:
+        _engine = _loader() if _loader is not None else None
+        _loaded = True
+    return _engine
 
 
 def available() -> bool:
-    """Whether the compiled play-out can be used here."""
-    return load() is not None
+    """Whether the compiled play-out plays here."""
+    return engine() is not None
 
 
 # -- the state in and out ------------------------------------------------------------------------
@@ -507,7 +438,7 @@ def playout(st: EketorpState, rngs: list[Rng], steps: int = -1) -> bool:
     """Play ``steps`` whole steps (all: -1) of a random play-out in C, as ``playout.step`` plays
     them; False (nothing changed) if the compiled play-out is not here or plays no such state
     (a fight under way, the physical deck's entry, an unusual deck)."""
-    fn = load()
+    fn = engine()
     if fn is None or st.config.get("deck") != "house" or len(rngs) != st.n:
         return False
     if len({id(rng) for rng in rngs}) != len(rngs):  # seats sharing one generator: Python plays

@@ -1,8 +1,7 @@
 """Build the compiled play-out for the current sources.
 
-Run as ``python -m longhall.server.games.eketorp.native``; ``./run`` does before serving and
-testing. Without a C compiler it says so and exits 0: the Python play-out plays the same games,
-only slower.
+Run as ``python -m longhall.server.compiled``; ``./run`` does before serving and testing. Without
+a C compiler it says so and exits 0: the Python play-out plays the same games, only slower.
 """
 
 from __future__ import annotations
@@ -24,8 +23,9 @@ def main() -> int:
     started = time.monotonic()
     try:
         path = build()
-    except subprocess.CalledProcessError as err:
-        print(f"Building Eketorp's compiled play-out failed:\n{err.stderr}", file=sys.stderr)
+    except (OSError, subprocess.CalledProcessError) as err:
+        detail = err.stderr if isinstance(err, subprocess.CalledProcessError) else err
+        print(f"Building Eketorp's compiled play-out failed:\n{detail}", file=sys.stderr)
         return 1
     print(f"Built {path} in {time.monotonic() - started:.1f} s", file=sys.stderr)
     return 0
