@@ -4,8 +4,10 @@
   legal action, the shape check, the routing checks, the public log) against the fast path
   action by action (a thinking copy, the sampler that draws the same actions without listing
   them, a lean apply, no log) and in whole steps (``eketorp.playout.random_playout``: a seat's
-  whole plan, a round's fights, a seat's building at once). All three play the same seeds, so
-  they play the same games (tests/games/test_playout.py).
+  whole plan, a round's fights, a seat's building at once) in Python and compiled
+  (``eketorp.native``, what ``random_playout`` plays when a C compiler is at hand). All four play
+  the same seeds, so they play the same games (tests/games/test_playout.py,
+  tests/games/test_native_playout.py).
 - The cost of a copy: ``clone()`` (a JSON round trip) against ``thinking_copy()``.
 - What one expert decision spends: greedy play-outs to the end of the round (Eketorp) or a turn
   on (Vikings on Board), per second.
@@ -29,10 +31,12 @@ from typing import Any, cast
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.engine import machine
+from longhall.server import compiled
 from longhall.server.gamedata import default_config
 from longhall.server.games.eketorp import SPEC as EKETORP
 from longhall.server.games.eketorp import expert as ek_expert
-from longhall.server.games.eketorp.playout import random_playout, sample
+from longhall.server.games.eketorp import native
+from longhall.server.games.eketorp.playout import random_playout, sample, step
 from longhall.server.games.eketorp.state import EketorpState
 from longhall.server.games.playout import playout, thinking_copy
 from longhall.server.games.rng import Rng
@@ -57,10 +61,13 @@ def _timed(run: Any, seconds: float) -> tuple[int, float]:
 
 
 def random_games(players: int, seconds: float, rounds: int = 5) -> dict[str, dict[str, Any]]:
-    """Random games per CPU second on the full engine, the fast path and in whole steps."""
+    """Random games per CPU second on the full engine, the fast path, in whole steps in Python
+    and compiled (left out when there is no C compiler)."""
     config = default_config("eketorp", players)
     deals = [cast(EketorpState, EKETORP.new(config, 1000 + k)) for k in range(50)]
     actions = {"full_engine": 0, "fast_path": 0, "whole_steps": 0}
+    if native.available():
+        actions["compiled"] = 0
 
     def bots(k: int) -> list[Any]:
         return [EKETORP.bots["random"](k * 131 + s) for s in range(players)]
@@ -84,13 +91,22 @@ def random_games(players: int, seconds: float, rounds: int = 5) -> dict[str, dic
 
     def whole(k: int) -> None:
         st = thinking_copy(deals[k % len(deals)])
-        random_playout(st, [Rng(bot.rng.state) for bot in bots(k)])
+        rngs = [Rng(bot.rng.state) for bot in bots(k)]
+        while st.phase != "over":  # the Python whole steps, as without a compiler
+            step(st, rngs)
         actions["whole_steps"] += st.version - deals[k % len(deals)].version
+
+    def compiled(k: int) -> None:
+        st = thinking_copy(deals[k % len(deals)])
+        random_playout(st, [Rng(bot.rng.state) for bot in bots(k)])
+        actions["compiled"] += st.version - deals[k % len(deals)].version
 
     best = dict.fromkeys(actions, 0.0)
     games = dict.fromkeys(actions, 0)
+    runs = {"full_engine": full, "fast_path": fast, "whole_steps": whole, "compiled": compiled}
     for _ in range(rounds):
-        for name, run in (("full_engine", full), ("fast_path", fast), ("whole_steps", whole)):
+        for name in actions:
+            run = runs[name]
             done, elapsed = _timed(lambda k, run=run, name=name: run(games[name] + k), seconds)
             games[name] += done
             best[name] = max(best[name], done / elapsed)
@@ -150,6 +166,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     pin_to_one_core()
+    compiled.install()  # as ``longhall serve`` does
     games = random_games(6, args.seconds / 5)
     full, fast, whole = games["full_engine"], games["fast_path"], games["whole_steps"]
     copies = copy_cost(args.seconds)
@@ -159,6 +176,9 @@ def main() -> None:
         **games,
         "speedup": fast["per_second"] / full["per_second"],
         "whole_steps_speedup": whole["per_second"] / full["per_second"],
+        "compiled_speedup": (
+            games["compiled"]["per_second"] / full["per_second"] if "compiled" in games else None
+        ),
         "copies": copies,
         "copy_speedup": copies["clone_us"] / copies["thinking_copy_us"],
         "expert_playouts": experts,
@@ -173,6 +193,14 @@ def main() -> None:
         f" fast path {fast['per_second']:.1f}/s ({results['speedup']:.2f}x),"
         f" whole steps {whole['per_second']:.1f}/s ({results['whole_steps_speedup']:.2f}x)"
     )
+    if "compiled" in games:
+        print(
+            f"  compiled whole steps (random_playout) {games['compiled']['per_second']:.1f}/s"
+            f" ({results['compiled_speedup']:.2f}x the full engine,"
+            f" {games['compiled']['per_second'] / whole['per_second']:.2f}x the Python steps)"
+        )
+    else:
+        print("  compiled whole steps: no C compiler here, random_playout plays in Python")
     print(
         f"copy of a 6-player state in round 5: clone() {copies['clone_us']:.0f} us,"
         f" thinking_copy() {copies['thinking_copy_us']:.0f} us"

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from longhall.server import compiled
 from longhall.server.gamedata import default_config
 from longhall.server.games.api import IllegalAction
 from longhall.server.games.eketorp import SPEC as EKETORP
@@ -32,6 +33,8 @@ from longhall.server.games.vikings_on_board import SPEC as VIKINGS
 
 from .eketorp.helpers import eketorp
 from .vikings_on_board.helpers import vikings
+
+compiled.install()  # random_playout plays compiled where it can, as in the server
 
 
 @pytest.mark.parametrize(("players", "seed"), [(3, 11), (5, 13), (6, 14)])
