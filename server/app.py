@@ -212,7 +212,7 @@ def create_app(settings: Settings, clock: Clock = time.monotonic) -> Longhall:
     addresses: dict[str, str] = {}  # connection id -> the address it came from
     limits_lock = threading.Lock()
 
-    register_pages(app, table)
+    register_pages(app, table, DurableHealth(table))
     app.register_blueprint(appliance)  # the kiosk's sign of life, the phones' connectivity checks
     # around Flask-SocketIO's middleware: every Socket.IO transport passes through the cap
     app.wsgi_app = ConnectionLimit(  # type: ignore[method-assign]
@@ -381,7 +381,33 @@ def read_hotspot(path: Path | None) -> dict[str, str] | None:
     return {"ssid": values["ssid"], "password": values.get("password", "")}
 
 
-def register_pages(app: Flask, table: Table) -> None:
+class DurableHealth:
+    """What ``/healthz`` tells of the table: what is on the disk, as every answer and update.
+
+    A command is applied before its record is written (group commit), and the table's own
+    :meth:`Table.health` shows it applied: a health check during that write would name a version
+    the disk may never hold. Here it is the table as last wholly stored (kept when the table
+    tells its listeners, as the lights follow it), or as it is now once nothing is pending.
+    """
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.last = table.health()  # restored from the disk: stored
+        table.listeners.append(self.stored)
+
+    def stored(self, table: Table) -> None:
+        """A listener of the table: called (under its lock) once it is all on the disk."""
+        self.last = table.health()
+
+    def __call__(self) -> dict[str, Any]:
+        table = self.table
+        with table.lock:
+            if table.data.version <= table.stored:  # nothing applied that is not stored
+                self.last = table.health()
+            return self.last
+
+
+def register_pages(app: Flask, table: Table, health: DurableHealth) -> None:
     cache: dict[tuple[Path, float], bytes] = {}
     cache_lock = threading.Lock()
 
@@ -445,7 +471,7 @@ def register_pages(app: Flask, table: Table) -> None:
 
     @app.get("/healthz")
     def healthz() -> Response:
-        return jsonify({"status": "ok", "version": longhall_version(), **table.health()})
+        return jsonify({"status": "ok", "version": longhall_version(), **health()})
 
     @app.get("/qr/join.svg")
     def join_qr() -> Response:
