@@ -37,6 +37,7 @@ from socketio import packet as socketio_packet
 from wsproto.utilities import LocalProtocolError
 
 from . import deflate
+from .wsframes import FrameSocket
 
 log = logging.getLogger("longhall.sender")
 
@@ -211,7 +212,9 @@ class RoutedQueue:
 
 class DirectWebSocket(SimpleWebSocketWSGI):  # type: ignore[misc]
     """engine.io's simple-websocket wrapper, attaching a connection opened as a WebSocket to the
-    sender (one that upgrades from long-polling keeps engine.io's own path)."""
+    sender (one that upgrades from long-polling keeps engine.io's own path). Every write to its
+    socket, whichever thread makes it, goes one whole frame at a time
+    (:class:`longhall.server.wsframes.FrameSocket`)."""
 
     def __init__(self, handler: Any, server: Any, sender: Sender, **kwargs: Any) -> None:
         super().__init__(handler, server, **kwargs)
@@ -224,7 +227,7 @@ class DirectWebSocket(SimpleWebSocketWSGI):  # type: ignore[misc]
         """engine.io's writer thread (a slow phone's): the rest of a half-written frame as it is."""
         if isinstance(message, Unframed):
             try:
-                self.ws.sock.sendall(message)
+                self.ws.sock.finish(message)  # and the frames held back behind it may go
             except OSError:
                 raise OSError() from None  # as engine.io's writer expects of a closed socket
             return None
@@ -251,6 +254,8 @@ class DirectWebSocket(SimpleWebSocketWSGI):  # type: ignore[misc]
 
     def __call__(self, environ: Any, start_response: Any) -> Any:
         self.ws = simple_websocket.Server(environ, thread_class=_Unstarted, **self.server_args)
+        # the sender, this connection's engine.io writer and its reader (a pong) write to it
+        self.ws.sock = FrameSocket(self.ws.sock)
         self.deflate = deflate.window_bits(self.ws)
         eio_socket = getattr(self.app, "__self__", None)
         direct = eio_socket is not None and not eio_socket.connected
