@@ -157,10 +157,23 @@ class Longhall:
         self.table.store.close()
 
 
-def create_app(settings: Settings, clock: Clock = time.monotonic) -> Longhall:
+# Engine.IO's heartbeat: the server pings every connection this often (seconds), and drops one
+# that has not answered within the timeout after it (a phone that left the Wi-Fi without a word:
+# its seat shows offline then, not once TCP gives up on it a quarter of an hour later).
+PING_INTERVAL = 10.0
+PING_TIMEOUT = 20.0
+
+
+def create_app(
+    settings: Settings,
+    clock: Clock = time.monotonic,
+    ping_interval: float | None = None,
+    ping_timeout: float | None = None,
+) -> Longhall:
     """Build the application for one table stored under ``settings.data_dir``.
 
-    ``clock`` drives the rate limit (the tests pass their own).
+    ``clock`` drives the rate limit (the tests pass their own); the heartbeat is
+    ``PING_INTERVAL`` and ``PING_TIMEOUT`` unless given.
     """
     app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
@@ -194,8 +207,8 @@ def create_app(settings: Settings, clock: Clock = time.monotonic) -> Longhall:
         async_mode="threading",
         cors_allowed_origins=same_origin,
         max_http_buffer_size=max(settings.max_payload * 4, 65536),
-        ping_interval=10,
-        ping_timeout=20,
+        ping_interval=PING_INTERVAL if ping_interval is None else ping_interval,
+        ping_timeout=PING_TIMEOUT if ping_timeout is None else ping_timeout,
         serializer=JsonPacket,
         # each event is handled in its connection's own thread, not in a thread started for it:
         # a phone's commands are taken one at a time anyway (the table's lock)

@@ -34,6 +34,8 @@ import simple_websocket
 from engineio import packet as engineio_packet
 from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
 from socketio import packet as socketio_packet
+from wsproto.events import CloseConnection
+from wsproto.frame_protocol import CloseReason
 from wsproto.utilities import LocalProtocolError
 
 from . import deflate
@@ -45,6 +47,9 @@ log = logging.getLogger("longhall.sender")
 # a phone that stopped reading; bounded, such a phone costs little memory and soon gets its own
 # writer, while 128 KB still holds many snapshots.
 SEND_BUFFER = 64 * 1024
+
+# How long a client has to answer the server's WebSocket close before its socket is shut.
+CLOSE_WAIT = 5.0
 
 Item = tuple[Any, "DirectWebSocket", Any]  # (engine.io socket, its WebSocket, packet or None)
 
@@ -222,6 +227,9 @@ class DirectWebSocket(SimpleWebSocketWSGI):  # type: ignore[misc]
         # engine.io refuses a message over this size only once it is whole: stop it as it comes
         self.server_args.setdefault("max_message_size", server.max_http_buffer_size)
         self.deflate: int | None = None  # the window to compress large messages with, if any
+        self.ended = threading.Event()  # the reading thread has seen the connection end
+        # how long a client has to answer the server's close (not longer than a ping)
+        self.close_wait = min(CLOSE_WAIT, float(server.ping_timeout))
 
     def send(self, message: Any) -> Any:
         """engine.io's writer thread (a slow phone's): the rest of a half-written frame as it is."""
@@ -232,6 +240,23 @@ class DirectWebSocket(SimpleWebSocketWSGI):  # type: ignore[misc]
                 raise OSError() from None  # as engine.io's writer expects of a closed socket
             return None
         return super().send(message)
+
+    def close(self) -> None:
+        """engine.io's writer, once the connection is over (closed by either side, or dropped
+        for not answering pings): the close frame, if the socket takes it at once, and a moment
+        for the client to answer it; then, if the reading thread is still waiting for the
+        client, the socket is shut, which ends it. A client gone silent (a phone that left the
+        Wi-Fi) would otherwise hold that thread, and one of the server's connection slots,
+        until TCP gave up on it (a quarter of an hour), and engine.io waits for both."""
+        ws = self.ws
+        if ws.connected:
+            ws.connected = False
+            with contextlib.suppress(OSError, LocalProtocolError):
+                frame = ws.ws.send(CloseConnection(CloseReason.NORMAL_CLOSURE))
+                ws.sock.send(frame, socket.MSG_DONTWAIT)
+        if not self.ended.wait(self.close_wait):
+            with contextlib.suppress(OSError):
+                ws.sock.shutdown(socket.SHUT_RDWR)
 
     def wait(self) -> Any:
         """The next message from the client, read in the connection's own thread (engine.io's
@@ -250,6 +275,7 @@ class DirectWebSocket(SimpleWebSocketWSGI):  # type: ignore[misc]
                 ws.connected = False
         if ws.input_buffer:
             return ws.input_buffer.pop(0)
+        self.ended.set()
         return None
 
     def __call__(self, environ: Any, start_response: Any) -> Any:
@@ -266,6 +292,7 @@ class DirectWebSocket(SimpleWebSocketWSGI):  # type: ignore[misc]
         try:
             ret = self.app(self)
         finally:
+            self.ended.set()
             if direct:
                 self.sender.detach(eio_socket)
             with contextlib.suppress(OSError):  # as simple-websocket's thread did when it ended
