@@ -19,40 +19,49 @@ from __future__ import annotations
 
 import socket
 import threading
-from typing import Any
 
 # How long the reading thread waits to answer a ping (or a close) while a frame is being written
 # to a client that does not read it. A client that takes no byte for that long is given up on.
 CONTROL_WAIT = 30.0
+DONTWAIT = socket.MSG_DONTWAIT
 
 
 class FrameSocket:
-    """A WebSocket's socket whose writes go one whole frame at a time (everything else as is)."""
+    """A WebSocket's socket whose writes go one whole frame at a time (reads and the rest as is)."""
 
     def __init__(self, sock: socket.socket, wait: float = CONTROL_WAIT) -> None:
         self.sock = sock
         self.wait = wait
         self.lock = threading.Lock()  # held while a frame is being written, or is half written
         self.cut = False  # a frame is half written: only its rest may come next
+        # the rest of what the server does with the socket, as it is (named, not looked up
+        # through ``__getattr__``, which would slow every attribute of this class, in the
+        # sender's path, several times over)
+        self.recv = sock.recv
+        self.close = sock.close
+        self.shutdown = sock.shutdown
+        self.setsockopt = sock.setsockopt
+        self.fileno = sock.fileno
 
     def send(self, data: bytes, flags: int = 0) -> int:
         """Write one frame; without waiting with ``MSG_DONTWAIT`` (the sender's), whole
         otherwise. Return how much was written: less than all only without waiting, and then
         the rest must follow through :meth:`finish`."""
-        if not flags & socket.MSG_DONTWAIT:
+        if not flags & DONTWAIT:
             self.sendall(data)
             return len(data)
-        if not self.lock.acquire(blocking=False):
+        lock = self.lock
+        if not lock.acquire(False):
             return 0  # another frame is on its way: as a full buffer, nothing was written
         try:
-            sent = self.sock.send(data, flags)
+            sent: int = self.sock.send(data, flags)
         except BaseException:
-            self.lock.release()
+            lock.release()
             raise
-        if 0 < sent < len(data):
-            self.cut = True  # the lock stays taken until the rest is written
+        if sent == len(data) or not sent:
+            lock.release()
         else:
-            self.lock.release()
+            self.cut = True  # the lock stays taken until the rest is written
         return sent
 
     def sendall(self, data: bytes, flags: int = 0) -> None:
@@ -73,6 +82,3 @@ class FrameSocket:
         finally:
             self.cut = False
             self.lock.release()
-
-    def __getattr__(self, name: str) -> Any:  # recv, close, setsockopt, fileno...
-        return getattr(self.sock, name)
