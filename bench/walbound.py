@@ -6,7 +6,8 @@ one a snapshot of a few pages, as a busy table writes them. Two configurations a
 a fresh file: the log bounded (server/checkpoint.py's ``LIMIT``, as the server runs) and the log
 unbounded (the bound out of reach: the checkpointer as it was before). Timed: each commit, from
 the call to the store until it returns (the wait for the log to be folded in included). Printed:
-the mean, median, p99 and largest commit, the largest log file, and the ratio bounded/unbounded.
+the mean, median, p99 and largest commit, the commits that waited for the log to be folded in
+(how many, and their mean), the largest log file, and the ratio bounded/unbounded.
 
     .venv/bin/python bench/walbound.py                  # 3 runs of 8000 commits each
     .venv/bin/python bench/walbound.py --commits 4000 --runs 5
@@ -47,12 +48,16 @@ def run(limit: int, commits: int) -> dict[str, Any]:
         checkpointer = store.checkpointer = Checkpointer(store.path, PAGES, limit)
         wal = Path(f"{store.path}-wal")
         times: list[float] = []
+        waited: list[float] = []  # the commits that waited for the log to be folded in
         largest = 0
         try:
             for seq in range(1, commits + 1):
+                waits = checkpointer.waits
                 start = time.perf_counter()
                 store.write([entry(seq)])
                 times.append(time.perf_counter() - start)
+                if checkpointer.waits > waits:
+                    waited.append(times[-1])
                 largest = max(largest, os.stat(wal).st_size)
         finally:
             store.close()
@@ -64,6 +69,7 @@ def run(limit: int, commits: int) -> dict[str, Any]:
             "max": times[-1] * 1000,
             "wal_mb": largest / 1e6,
             "waits": checkpointer.waits,
+            "waited_ms": statistics.fmean(waited) * 1000 if waited else 0.0,
             "restarts": checkpointer.restarts,
         }
     finally:
@@ -86,8 +92,8 @@ def main() -> None:
             print(
                 f"  run {i + 1} {name:9}: mean {figures['mean']:.3f} ms, p50 {figures['p50']:.3f},"
                 f" p99 {figures['p99']:.3f}, max {figures['max']:.1f}; largest log"
-                f" {figures['wal_mb']:.1f} MB; {figures['waits']} commits waited,"
-                f" {figures['restarts']} restarts"
+                f" {figures['wal_mb']:.1f} MB; {figures['waits']} commits waited"
+                f" ({figures['waited_ms']:.1f} ms each), {figures['restarts']} restarts"
             )
     print("median of the runs:")
     medians: dict[str, dict[str, float]] = {}
