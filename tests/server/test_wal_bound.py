@@ -7,7 +7,11 @@ of commits (not a time); the log file's size is read after every commit."""
 from __future__ import annotations
 
 import os
+import sqlite3
+import threading
 from pathlib import Path
+
+import pytest
 
 from longhall.server.checkpoint import Checkpointer
 from longhall.server.store import Entry, Store
@@ -47,5 +51,47 @@ def test_the_log_stays_bounded_under_back_to_back_commits(tmp_path: Path) -> Non
         snapshot, records = store.load()
         assert snapshot is not None and snapshot[0] == COMMITS - 1
         assert records == [(COMMITS, {"type": "join", "seq": COMMITS})]
+    finally:
+        store.close()
+
+
+def test_a_stuck_checkpoint_holds_up_one_commit_at_most(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An SD card that stalls a checkpoint: one commit past the bound waits for it (``stall``),
+    the commits after it do not, and nothing is lost; once a checkpoint gets through, the bound
+    holds again."""
+    gate = threading.Event()
+    entered = threading.Event()
+    real_fold = Checkpointer._fold
+
+    def fold(checkpointer: Checkpointer, db: sqlite3.Connection) -> tuple[int, int, int]:
+        entered.set()
+        assert gate.wait(60)
+        return real_fold(checkpointer, db)
+
+    monkeypatch.setattr(Checkpointer, "_fold", fold)
+    store = Store(tmp_path / "longhall.sqlite3")
+    store.checkpointer.close()
+    checkpointer = store.checkpointer = Checkpointer(store.path, PAGES, LIMIT, stall=0.01)
+    try:
+        seq = 0
+        while not entered.is_set():  # until a checkpoint is due, and stuck
+            seq += 1
+            store.write([entry(seq)])
+        for _ in range(3 * LIMIT):  # far past the bound: one commit waited, then none
+            seq += 1
+            store.write([entry(seq)])
+        assert checkpointer.waits == 1
+        gate.set()
+        with checkpointer._cond:  # the stuck checkpoint gets through at last
+            assert checkpointer._cond.wait_for(lambda: checkpointer.checkpoints > 0, 60)
+        assert not checkpointer._waited_out  # commits past the bound wait for it again
+    finally:
+        gate.set()
+        store.close()
+    store = Store(store.path)
+    try:
+        assert store.db.execute("SELECT max(seq) FROM records").fetchone()[0] == seq
     finally:
         store.close()
