@@ -157,10 +157,23 @@ class Longhall:
         self.table.store.close()
 
 
-def create_app(settings: Settings, clock: Clock = time.monotonic) -> Longhall:
+# Engine.IO's heartbeat: the server pings every connection this often (seconds), and drops one
+# that has not answered within the timeout after it (a phone that left the Wi-Fi without a word:
+# its seat shows offline then, not once TCP gives up on it a quarter of an hour later).
+PING_INTERVAL = 10.0
+PING_TIMEOUT = 20.0
+
+
+def create_app(
+    settings: Settings,
+    clock: Clock = time.monotonic,
+    ping_interval: float | None = None,
+    ping_timeout: float | None = None,
+) -> Longhall:
     """Build the application for one table stored under ``settings.data_dir``.
 
-    ``clock`` drives the rate limit (the tests pass their own).
+    ``clock`` drives the rate limit (the tests pass their own); the heartbeat is
+    ``PING_INTERVAL`` and ``PING_TIMEOUT`` unless given.
     """
     app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
@@ -194,8 +207,8 @@ def create_app(settings: Settings, clock: Clock = time.monotonic) -> Longhall:
         async_mode="threading",
         cors_allowed_origins=same_origin,
         max_http_buffer_size=max(settings.max_payload * 4, 65536),
-        ping_interval=10,
-        ping_timeout=20,
+        ping_interval=PING_INTERVAL if ping_interval is None else ping_interval,
+        ping_timeout=PING_TIMEOUT if ping_timeout is None else ping_timeout,
         serializer=JsonPacket,
         # each event is handled in its connection's own thread, not in a thread started for it:
         # a phone's commands are taken one at a time anyway (the table's lock)
@@ -212,7 +225,7 @@ def create_app(settings: Settings, clock: Clock = time.monotonic) -> Longhall:
     addresses: dict[str, str] = {}  # connection id -> the address it came from
     limits_lock = threading.Lock()
 
-    register_pages(app, table)
+    register_pages(app, table, DurableHealth(table))
     app.register_blueprint(appliance)  # the kiosk's sign of life, the phones' connectivity checks
     # around Flask-SocketIO's middleware: every Socket.IO transport passes through the cap
     app.wsgi_app = ConnectionLimit(  # type: ignore[method-assign]
@@ -382,7 +395,33 @@ def read_hotspot(path: Path | None) -> dict[str, str] | None:
     return {"ssid": values["ssid"], "password": values.get("password", "")}
 
 
-def register_pages(app: Flask, table: Table) -> None:
+class DurableHealth:
+    """What ``/healthz`` tells of the table: what is on the disk, as every answer and update.
+
+    A command is applied before its record is written (group commit), and the table's own
+    :meth:`Table.health` shows it applied: a health check during that write would name a version
+    the disk may never hold. Here it is the table as last wholly stored (kept when the table
+    tells its listeners, as the lights follow it), or as it is now once nothing is pending.
+    """
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.last = table.health()  # restored from the disk: stored
+        table.listeners.append(self.stored)
+
+    def stored(self, table: Table) -> None:
+        """A listener of the table: called (under its lock) once it is all on the disk."""
+        self.last = table.health()
+
+    def __call__(self) -> dict[str, Any]:
+        table = self.table
+        with table.lock:
+            if table.data.version <= table.stored:  # nothing applied that is not stored
+                self.last = table.health()
+            return self.last
+
+
+def register_pages(app: Flask, table: Table, health: DurableHealth) -> None:
     cache: dict[tuple[Path, float], bytes] = {}
     cache_lock = threading.Lock()
 
@@ -446,7 +485,7 @@ def register_pages(app: Flask, table: Table) -> None:
 
     @app.get("/healthz")
     def healthz() -> Response:
-        return jsonify({"status": "ok", "version": longhall_version(), **table.health()})
+        return jsonify({"status": "ok", "version": longhall_version(), **health()})
 
     @app.get("/qr/join.svg")
     def join_qr() -> Response:

@@ -36,9 +36,12 @@ import simple_websocket
 from engineio import packet as engineio_packet
 from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
 from socketio import packet as socketio_packet
+from wsproto.events import CloseConnection
+from wsproto.frame_protocol import CloseReason
 from wsproto.utilities import LocalProtocolError
 
 from . import deflate
+from .wsframes import FrameSocket
 
 log = logging.getLogger("longhall.sender")
 
@@ -46,6 +49,9 @@ log = logging.getLogger("longhall.sender")
 # a phone that stopped reading; bounded, such a phone costs little memory and soon gets its own
 # writer, while 128 KB still holds many snapshots.
 SEND_BUFFER = 64 * 1024
+
+# How long a client has to answer the server's WebSocket close before its socket is shut.
+CLOSE_WAIT = 5.0
 
 Item = tuple[Any, "DirectWebSocket", Any]  # (engine.io socket, its WebSocket, packet or None)
 
@@ -284,7 +290,9 @@ class RoutedQueue:
 
 class DirectWebSocket(SimpleWebSocketWSGI):  # type: ignore[misc]
     """engine.io's simple-websocket wrapper, attaching a connection opened as a WebSocket to the
-    sender (one that upgrades from long-polling keeps engine.io's own path)."""
+    sender (one that upgrades from long-polling keeps engine.io's own path). Every write to its
+    socket, whichever thread makes it, goes one whole frame at a time
+    (:class:`longhall.server.wsframes.FrameSocket`)."""
 
     def __init__(self, handler: Any, server: Any, sender: Sender, **kwargs: Any) -> None:
         super().__init__(handler, server, **kwargs)
@@ -292,16 +300,36 @@ class DirectWebSocket(SimpleWebSocketWSGI):  # type: ignore[misc]
         # engine.io refuses a message over this size only once it is whole: stop it as it comes
         self.server_args.setdefault("max_message_size", server.max_http_buffer_size)
         self.deflate: int | None = None  # the window to compress large messages with, if any
+        self.ended = threading.Event()  # the reading thread has seen the connection end
+        # how long a client has to answer the server's close (not longer than a ping)
+        self.close_wait = min(CLOSE_WAIT, float(server.ping_timeout))
 
     def send(self, message: Any) -> Any:
         """engine.io's writer thread (a slow phone's): the rest of a half-written frame as it is."""
         if isinstance(message, Unframed):
             try:
-                self.ws.sock.sendall(message)
+                self.ws.sock.finish(message)  # and the frames held back behind it may go
             except OSError:
                 raise OSError() from None  # as engine.io's writer expects of a closed socket
             return None
         return super().send(message)
+
+    def close(self) -> None:
+        """engine.io's writer, once the connection is over (closed by either side, or dropped
+        for not answering pings): the close frame, if the socket takes it at once, and a moment
+        for the client to answer it; then, if the reading thread is still waiting for the
+        client, the socket is shut, which ends it. A client gone silent (a phone that left the
+        Wi-Fi) would otherwise hold that thread, and one of the server's connection slots,
+        until TCP gave up on it (a quarter of an hour), and engine.io waits for both."""
+        ws = self.ws
+        if ws.connected:
+            ws.connected = False
+            with contextlib.suppress(OSError, LocalProtocolError):
+                frame = ws.ws.send(CloseConnection(CloseReason.NORMAL_CLOSURE))
+                ws.sock.send(frame, socket.MSG_DONTWAIT)
+        if not self.ended.wait(self.close_wait):
+            with contextlib.suppress(OSError):
+                ws.sock.shutdown(socket.SHUT_RDWR)
 
     def wait(self) -> Any:
         """The next message from the client, read in the connection's own thread (engine.io's
@@ -320,10 +348,13 @@ class DirectWebSocket(SimpleWebSocketWSGI):  # type: ignore[misc]
                 ws.connected = False
         if ws.input_buffer:
             return ws.input_buffer.pop(0)
+        self.ended.set()
         return None
 
     def __call__(self, environ: Any, start_response: Any) -> Any:
         self.ws = simple_websocket.Server(environ, thread_class=_Unstarted, **self.server_args)
+        # the sender, this connection's engine.io writer and its reader (a pong) write to it
+        self.ws.sock = FrameSocket(self.ws.sock)
         self.deflate = deflate.window_bits(self.ws)
         eio_socket = getattr(self.app, "__self__", None)
         direct = eio_socket is not None and not eio_socket.connected
@@ -334,6 +365,7 @@ class DirectWebSocket(SimpleWebSocketWSGI):  # type: ignore[misc]
         try:
             ret = self.app(self)
         finally:
+            self.ended.set()
             if direct:
                 self.sender.detach(eio_socket)
             with contextlib.suppress(OSError):  # as simple-websocket's thread did when it ended

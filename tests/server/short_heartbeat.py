@@ -1,0 +1,18 @@
+"""``longhall serve`` with a short Engine.IO heartbeat (for a test).
+
+``tests/server/test_half_open.py`` needs a client dropped for not answering pings without waiting
+the half minute the real heartbeat takes: this server pings every ``$LONGHALL_TEST_PING`` seconds
+and gives a client as long again to answer. Everything else is the real server.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from longhall.server import app
+from longhall.server.cli import main
+
+if __name__ == "__main__":
+    app.PING_INTERVAL = app.PING_TIMEOUT = float(os.environ["LONGHALL_TEST_PING"])
+    sys.exit(main())

@@ -1,0 +1,60 @@
+"""A half-open client (its TCP connection alive, the client silent: it neither reads nor answers
+pings, as a phone that left the Wi-Fi) is dropped by Engine.IO's heartbeat: its seat shows
+offline to everyone, and the server lets go of the connection (its reading thread and its slot)
+instead of waiting for TCP to give up on it a quarter of an hour later.
+
+The heartbeat is shortened for the test (tests/server/short_heartbeat.py); nothing is timed: the
+test waits for the update that shows the seat offline and for the server to close the socket.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from ..support import Phone, RawWebSocket, ServerProcess
+
+WAIT = 60.0  # seconds before the test gives up on a stuck server
+
+
+def test_a_silent_client_is_dropped_and_its_seat_shows_offline(tmp_path: Path) -> None:
+    os.environ["LONGHALL_TEST_PING"] = "1"
+    try:
+        server = ServerProcess(tmp_path, module="tests.server.short_heartbeat")
+        server.start()
+    finally:
+        del os.environ["LONGHALL_TEST_PING"]
+    phones: list[Phone] = []
+    silent: RawWebSocket | None = None
+    try:
+        lobby = Phone(server.url).connect()
+        code = lobby.current["table"]["code"]
+        lobby.disconnect()
+        host = Phone(server.url, {"code": code}, name="host").connect()  # answers every ping
+        phones.append(host)
+        assert host.join("Astrid")["ok"]
+        guest = Phone(server.url, {"code": code}, name="guest").connect()
+        assert guest.join("Bjorn")["ok"]
+        token, seat = guest.token, guest.seat
+        guest.disconnect()
+        assert seat is not None
+        host.wait(lambda v: not v["table"]["seats"][seat]["connected"], WAIT)
+        # the guest's seat opened again, on a bare WebSocket that will go silent
+        silent = RawWebSocket(server.port, timeout=WAIT)
+        assert silent.receive().startswith("0")  # engine.io open
+        silent.send("40" + json.dumps({"token": token}))
+        host.wait(lambda v: v["table"]["seats"][seat]["connected"], WAIT)
+        # from here the client reads nothing and answers no ping: only the heartbeat can tell
+        host.wait(lambda v: not v["table"]["seats"][seat]["connected"], WAIT)
+        # and the server let go of the connection: what it had sent, then the end of the stream
+        silent.sock.settimeout(WAIT)  # bounds a stuck server only
+        while silent.sock.recv(65536):
+            pass
+        assert host.sio.connected  # the host, who answered every ping, is still here
+    finally:
+        if silent is not None:
+            silent.close()
+        for phone in phones:
+            phone.disconnect()
+        server.stop()
