@@ -31,6 +31,7 @@ from .appliance import blueprint as appliance
 from .botrunner import BotRunner
 from .config import Settings
 from .connlimit import SPARE_THREADS, ConnectionLimit
+from .frozen import dumper
 from .games.api import IllegalAction
 from .guard import HostCheck, SessionGuard, is_kiosk
 from .netinfo import base_url, is_loopback, qr_svg, wifi_qr_text
@@ -58,6 +59,20 @@ CSP = (
 UNREADABLE_EVENT = "longhall:unreadable"
 
 
+class PacketJson:
+    """The JSON python-socketio encodes packets with: ``json.dumps(data, separators=(",",
+    ":"))``, its encoder made once (:func:`longhall.server.frozen.dumper`)."""
+
+    compact = staticmethod(dumper())
+    loads = staticmethod(json.loads)
+
+    @staticmethod
+    def dumps(data: Any, separators: tuple[str, str] | None = None, **kwargs: Any) -> str:
+        if separators == (",", ":") and not kwargs:  # what every packet asks for
+            return PacketJson.compact(data)
+        return json.dumps(data, separators=separators, **kwargs)
+
+
 class JsonPacket(Packet):  # type: ignore[misc]
     """Socket.IO packets as plain JSON.
 
@@ -68,6 +83,7 @@ class JsonPacket(Packet):  # type: ignore[misc]
     """
 
     uses_binary_events = False
+    json = PacketJson  # one encoder for every packet, not one made per packet
 
     def decode(self, encoded_packet: Any) -> int:
         try:
@@ -351,10 +367,13 @@ def _on_loopback(url: str) -> bool:
     return is_loopback(urlsplit(url).hostname or "")
 
 
+_size_dumps = dumper(ensure_ascii=False)  # json.dumps(v, ensure_ascii=False, separators=(",", ":"))
+
+
 def json_size(payload: object) -> int:
     """The size in bytes of a payload as JSON (what the phone sent)."""
     try:
-        text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+        text = _size_dumps(payload)
         return len(text.encode("utf-8", "surrogatepass"))
     except (ValueError, TypeError, RecursionError):
         return sys.maxsize

@@ -12,6 +12,9 @@ almost nothing.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from functools import partial
+from json import encoder as _json_encoder
 from typing import Any
 
 # The JSON types a view is made of, kept as they are (immutable, or copied below).
@@ -89,3 +92,39 @@ class _Missing:
 _MISSING = _Missing()
 _EMPTY: dict[str, Any] = {}
 _EMPTY_LIST: list[Any] = []
+
+
+def dumper(
+    separators: tuple[str, str] = (",", ":"), sort_keys: bool = False, ensure_ascii: bool = True
+) -> Callable[[Any], str]:
+    """``json.dumps`` with these settings, made once: the same text, without building a
+    ``JSONEncoder`` and its C encoder again for every call (a third of the cost of encoding a
+    patch of a few hundred bytes, and the server encodes a dozen values per command).
+
+    Unlike ``json.dumps``, it does not look for reference cycles (a cycle ends in
+    ``RecursionError``, not ``ValueError``): the values it gets are JSON read from the wire or
+    built from it, which has none."""
+    kwargs: dict[str, Any] = {
+        "separators": separators,
+        "sort_keys": sort_keys,
+        "ensure_ascii": ensure_ascii,
+    }
+    make = getattr(_json_encoder, "c_make_encoder", None)  # untyped in the stubs
+    if make is None:  # a Python without json's C speedups
+        return partial(json.dumps, **kwargs)
+    encode = make(
+        None,  # no cycle check: the markers would be shared between calls and threads
+        json.JSONEncoder().default,  # a value JSON cannot hold: the same TypeError
+        _json_encoder.encode_basestring_ascii if ensure_ascii else _json_encoder.encode_basestring,
+        None,  # no indent
+        separators[1],
+        separators[0],
+        sort_keys,
+        False,  # skipkeys
+        True,  # allow_nan
+    )
+
+    def dumps(value: Any) -> str:
+        return "".join(encode(value, 0))
+
+    return dumps

@@ -47,6 +47,10 @@ class Messages:
         self.seq = 0  # numbers every update sent, so a client can tell it missed one
         # The last message sent to each room, with its seq: what the next patch is made against.
         self.sent: dict[str, tuple[int, JSON]] = {}
+        # The parts of the public table that follow only from the lobby's games and the game
+        # chosen, built once for them: the same objects in every message, which the patch
+        # finds unchanged at a glance (``is``), never changed in place.
+        self._lobby: tuple[Mapping[str, LobbyGame], str, JSON] | None = None
 
     def current(self, seat: int | None) -> JSON:
         """The whole message for a reader at the current seq: the one its room last got, so
@@ -66,11 +70,12 @@ class Messages:
             if key != room(None):
                 self.sent.pop(key, None)
 
-    def public_table(self) -> JSON:
-        """The lobby and table facts everyone may see."""
+    def public_table(self, present: set[int] | None = None) -> JSON:
+        """The lobby and table facts everyone may see (``present``: the seats with a phone)."""
         table = self.table
         data = table.records.data
-        present = table.connections.present()
+        if present is None:
+            present = table.connections.present()
         seats = [
             {
                 "seat": i,
@@ -85,22 +90,14 @@ class Messages:
             for i, seat in enumerate(data.seats)
         ]
         spec = table.records.spec
+        lobby = self._lobby_parts(table.lobby_games, data.game)
         return {
             "code": data.code,
             "now": time.time(),  # the server's wall clock, to count how long a phone is away
             "join_url": table.join_url,
             "game": data.game,
-            "games": list(table.lobby_games),
-            "lobby_games": {
-                name: {
-                    "min_players": GAMES[name].min_players,
-                    "max_players": GAMES[name].max_players,
-                    "minutes": list(lobby.minutes),
-                    "bots": [b for b in BOT_KINDS if b in GAMES[name].bots],
-                    "options": list(lobby.options),
-                }
-                for name, lobby in table.lobby_games.items()
-            },
+            "games": lobby["games"],
+            "lobby_games": lobby["lobby_games"],
             "status": data.status,
             "paused": data.paused,
             "locked": data.locked,  # the host closed the lobby to new players
@@ -111,7 +108,7 @@ class Messages:
             "start_player": data.start_player,
             "min_players": spec.min_players,
             "max_players": spec.max_players,
-            "colours": {c: COLOURS[c] for c in game_colours(table.lobby_games, data.game)},
+            "colours": lobby["colours"],
             "game_id": data.game_id,
             "fingerprints": {
                 seat: entry["hash"][: fingerprints.SHORT]
@@ -124,6 +121,28 @@ class Messages:
             "notices": list(table.notices.values()),
             "language": data.language,
         }
+
+    def _lobby_parts(self, games: Mapping[str, LobbyGame], game: str) -> JSON:
+        """The lobby's games, their facts and the chosen game's colours, built once for them."""
+        cached = self._lobby
+        if cached is not None and cached[0] is games and cached[1] == game:
+            return cached[2]
+        parts = {
+            "games": list(games),
+            "lobby_games": {
+                name: {
+                    "min_players": GAMES[name].min_players,
+                    "max_players": GAMES[name].max_players,
+                    "minutes": list(lobby.minutes),
+                    "bots": [b for b in BOT_KINDS if b in GAMES[name].bots],
+                    "options": list(lobby.options),
+                }
+                for name, lobby in games.items()
+            },
+            "colours": {c: COLOURS[c] for c in game_colours(games, game)},
+        }
+        self._lobby = (games, game, parts)
+        return parts
 
     def message_for(self, seat: int | None, public: JSON | None = None) -> JSON:
         """The full picture for one reader: the table's public facts and their view of the game."""
@@ -142,8 +161,8 @@ class Messages:
         """A patch (or a whole update, the first time) for every room with a connection: each
         seat its own view, the rest the public one."""
         self.seq += 1
-        public = self.public_table()  # the same for everyone: built once
         present = self.table.connections.present()
+        public = self.public_table(present)  # the same for everyone: built once
         for key in [k for k in self.sent if k != room(None)]:
             if int(key.partition(":")[2]) not in present:
                 del self.sent[key]  # nobody to patch: a phone that comes back gets a snapshot

@@ -17,7 +17,7 @@ from typing import Any, Literal
 from . import fingerprints
 from .commandkit import Record
 from .commands import KINDS
-from .frozen import freeze
+from .frozen import dumper, freeze
 from .games.api import JSON, GameSpec, GameState
 from .games.registry import GAMES
 from .seats import Occupant
@@ -356,5 +356,8 @@ def keep_reveals(
     return batch + alone[-SINGLE_REVEALS_KEPT:]
 
 
+_digest_dumps = dumper(separators=(", ", ": "), sort_keys=True)  # json.dumps(v, sort_keys=True)
+
+
 def digest(value: Any) -> str:
-    return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()[:16]
+    return hashlib.sha256(_digest_dumps(value).encode()).hexdigest()[:16]

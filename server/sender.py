@@ -29,6 +29,7 @@ import contextlib
 import logging
 import socket
 import threading
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -104,13 +105,20 @@ class Sender:
         pkt = sio.packet_class(socketio_packet.EVENT, namespace="/", data=[event, payload])
         message = engineio_packet.Packet(engineio_packet.MESSAGE, pkt.encode())
         sockets = sio.eio.sockets
+        routes = self.routes
+        # engine.io's own check of every socket it sends to (closed, or silent past the ping
+        # timeout), with the clock read once for the room: the full check only where it fails
+        now, timeout = time.time(), sio.eio.ping_timeout
         routed: list[Item] = []
         for _, eio_sid in sio.manager.get_participants("/", to):
-            ws = self.routes.get(eio_sid)
+            ws = routes.get(eio_sid)
             eio_socket = None if ws is None else sockets.get(eio_sid)
             if ws is None or eio_socket is None:
                 sio._send_eio_packet(eio_sid, message)
-            elif eio_socket.check_ping_timeout():
+                continue
+            last_ping = eio_socket.last_ping
+            late = eio_socket.closed or (last_ping and now - last_ping > timeout)
+            if not late or eio_socket.check_ping_timeout():
                 routed.append((eio_socket, ws, message))
         if routed:
             with self.ready:
@@ -203,7 +211,18 @@ class Sender:
         message to compress and return it with the rest."""
         # the same packet to a whole room: framed (and compressed) once
         frames: dict[tuple[int, int | None], bytes | None] = {}
+        slow = self.slow
         for index, (eio_socket, ws, pkt) in enumerate(batch):
+            try:
+                # the rest of a room: its frame made already, only the socket to write to
+                if pkt is not None and id(eio_socket) not in slow:
+                    frame = frames.get((id(pkt), ws.deflate))
+                    if frame is not None:
+                        self._send(eio_socket, ws, pkt, frame)
+                        continue
+            except Exception:  # a socket closing under us: its reader sees it and cleans up
+                log.debug("could not write to %s", eio_socket.sid, exc_info=True)
+                continue
             if here and self._compresses(eio_socket, ws, pkt, frames):
                 return batch[index:]
             try:
@@ -255,6 +274,14 @@ class Sender:
         if frame is None:  # binary: the WebSocket's own framing
             server.send(pkt.encode())
             return
+        self._send(eio_socket, ws, pkt, frame)
+
+    def _send(self, eio_socket: Any, ws: DirectWebSocket, pkt: Any, frame: bytes) -> None:
+        """Write a whole frame to a socket that is not slow, without waiting: what does not fit
+        goes to the phone's own writer, which it makes slow."""
+        server = ws.ws
+        if not server.connected:
+            return
         sock: socket.socket = server.sock
         try:
             sent = sock.send(frame, socket.MSG_DONTWAIT)
@@ -265,7 +292,7 @@ class Sender:
             # this frame (a frame is never left cut), and may block on it alone
             self.slow.add(id(eio_socket))
             log.warning("%s reads slowly: it gets a writer of its own", eio_socket.sid)
-            real.put(_Rest(frame[sent:]) if sent else pkt)
+            eio_socket.queue.real.put(_Rest(frame[sent:]) if sent else pkt)
 
 
 class RoutedQueue:

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from .checkpoint import PAGES, Checkpointer
+from .frozen import dumper
 
 log = logging.getLogger("longhall.store")
 
@@ -71,8 +72,8 @@ CREATE TABLE IF NOT EXISTS game_actions (
 # fsync). A store made before keeps its table as it was: both read the same.
 
 
-def dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+# json.dumps(value, separators=(",", ":"), sort_keys=True), its encoder made once
+dumps = dumper(sort_keys=True)
 
 
 @dataclass(frozen=True)
