@@ -283,8 +283,9 @@ def test_a_connection_thread_writes_its_batch_and_leaves_compression_to_the_send
     up to the first message to compress: that one and what follows it go to the sender thread,
     and every connection still gets everything in the order it was sent."""
     sender = Sender(threading.RLock())
+    # started once the batch is handed over below: a sender thread already running could take
+    # the queue itself before this thread is done (it does, when idle, if it looks just then)
     sender.thread = threading.Thread(target=sender._run, daemon=True)
-    sender.thread.start()
     writers: list[tuple[str, str]] = []
     real_write = sender._write
 
@@ -303,6 +304,7 @@ def test_a_connection_thread_writes_its_batch_and_leaves_compression_to_the_send
             for conn in (plain, deflating):
                 sender.put(conn, conn.ws, pkt)
         assert writers == []  # held: nothing written before the handler is done
+    sender.thread.start()  # what this thread left (from the message to compress on) goes now
     expected = ["4" + text for text in sent]
     assert plain.frames(3) == expected
     assert deflating.frames(3) == expected
