@@ -415,12 +415,15 @@ def read_hotspot(path: Path | None) -> dict[str, str] | None:
 
 
 class DurableHealth:
-    """What ``/healthz`` tells of the table: what is on the disk, as every answer and update.
+    """What ``/healthz`` tells of the table: only what is on the disk.
 
     A command is applied before its record is written (group commit), and the table's own
     :meth:`Table.health` shows it applied: a health check during that write would name a version
     the disk may never hold. Here it is the table as last wholly stored (kept when the table
-    tells its listeners, as the lights follow it), or as it is now once nothing is pending.
+    tells its listeners, as the lights follow it), or as it is now once nothing is pending. The
+    listeners are told only when nothing applied is left unwritten, so while commands keep
+    coming back to back it may name an earlier stored version than the last one answered: it
+    errs towards less, never towards what the disk may not hold.
     """
 
     def __init__(self, table: Table) -> None:
