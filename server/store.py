@@ -34,7 +34,6 @@ from .frozen import dumper
 log = logging.getLogger("longhall.store")
 
 SCHEMA_VERSION = 1
-BUSY_TIMEOUT = 30.0  # seconds a commit waits for SQLite's write lock (see Store.__init__)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -96,12 +95,7 @@ class Store:
         self.path = path
         self._lock = threading.Lock()
         self.commits = 0  # journal transactions written: several commands may share one
-        # A commit may wait for the checkpointer's RESTART (the log past its bound), which holds the
-        # write lock while it copies the rest of the log and syncs: longer than sqlite3's default
-        # 5 s on a slow SD card would refuse a command as storage_failed for nothing.
-        self.db = sqlite3.connect(
-            str(path), check_same_thread=False, isolation_level=None, timeout=BUSY_TIMEOUT
-        )
+        self.db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
         # No checkpoint inside a command's commit: the checkpointer's thread does them.
