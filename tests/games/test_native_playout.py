@@ -23,7 +23,7 @@ from longhall.server.games.eketorp.state import EketorpState
 from longhall.server.games.playout import comparable, thinking_copy
 from longhall.server.games.rng import Rng
 
-from .eketorp.helpers import eketorp
+from .eketorp.helpers import eketorp, full_step
 
 pytestmark = pytest.mark.skipif(
     compiled.compiler() is None, reason="no C compiler on this machine: the Python path plays"
@@ -36,14 +36,6 @@ def test_the_compiled_play_out_is_built_and_loaded() -> None:
     assert native.available(), "a compiler is here but the compiled play-out did not load"
     assert compiled.library_path().exists()
     assert compiled.build_dir() not in compiled.SOURCE.parents  # never beside the sources
-
-
-def _full_step(full: EketorpState, bots: list[Any]) -> None:
-    active = full.active_seats()
-    if active:
-        full.apply(active[0], bots[active[0]].choose(full, active[0]))
-    else:
-        full.apply(None, full.legal_actions(None)[0])
 
 
 def _native_step(st: EketorpState, rngs: list[Rng]) -> None:
@@ -78,7 +70,7 @@ def test_compiled_whole_steps_play_the_same_game_as_the_full_engine(
     randoms = [bot for bot in bots if isinstance(bot, RandomBot)]
     while start is not None and not (full.round >= 2 and full.phase == start):
         assert not full.is_over(), start
-        _full_step(full, bots)
+        full_step(full, bots)
     fast = thinking_copy(full)
     rngs = [Rng(bot.rng.state) for bot in randoms]
     steps = 0
@@ -88,7 +80,7 @@ def test_compiled_whole_steps_play_the_same_game_as_the_full_engine(
         assert fast.version > before
         steps += 1
         while full.version < fast.version:
-            _full_step(full, bots)
+            full_step(full, bots)
         assert comparable(fast) == comparable(full), (steps, full.phase)
         assert [r.state for r in rngs] == [bot.rng.state for bot in randoms], steps
         assert fast.rng.state == full.rng.state
@@ -146,7 +138,7 @@ def test_the_compiled_play_out_declines_what_it_does_not_play() -> None:
     st = eketorp(EKETORP.new(default_config("eketorp", 4), 4))
     bots = [EKETORP.bots["random"](s) for s in range(4)]
     while st.phase != "swap":
-        _full_step(st, bots)
+        full_step(st, bots)
     copy = thinking_copy(st)
     before = comparable(copy)
     assert not native.playout(copy, [Rng(s) for s in range(4)])

@@ -8,8 +8,6 @@ action the two states must be equal (all but the log, which a thinking copy does
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from longhall.server import compiled
@@ -31,7 +29,7 @@ from longhall.server.games.registry import get
 from longhall.server.games.rng import Rng
 from longhall.server.games.vikings_on_board import SPEC as VIKINGS
 
-from .eketorp.helpers import eketorp
+from .eketorp.helpers import eketorp, full_step
 from .vikings_on_board.helpers import vikings
 
 compiled.install()  # random_playout plays compiled where it can, as in the server
@@ -67,14 +65,6 @@ def test_eketorp_fast_path_plays_the_same_game_as_the_full_engine(players: int, 
     assert full.log and isinstance(fast.log, NullLog) and not fast.log
 
 
-def _full_step(full: Any, bots: list[Any]) -> None:
-    active = full.active_seats()
-    if active:
-        full.apply(active[0], bots[active[0]].choose(full, active[0]))
-    else:
-        full.apply(None, full.legal_actions(None)[0])
-
-
 @pytest.mark.parametrize(
     ("players", "seed", "start"),
     [
@@ -96,9 +86,9 @@ def test_eketorp_whole_steps_play_the_same_game_as_the_full_engine(
     randoms = [bot for bot in bots if isinstance(bot, RandomBot)]
     assert len(randoms) == players
     while start is not None and not (full.round == 2 and full.phase == start):
-        _full_step(full, bots)
+        full_step(full, bots)
     if start == "choose":  # the first card down, the second not yet
-        _full_step(full, bots)
+        full_step(full, bots)
         assert full.phase == "choose" and full.fight is not None
         assert full.fight["played"].count(None) == 1
     fast = thinking_copy(full)
@@ -110,7 +100,7 @@ def test_eketorp_whole_steps_play_the_same_game_as_the_full_engine(
         assert fast.version > before  # every step is one or more of the random bot's actions
         steps += 1
         while full.version < fast.version:
-            _full_step(full, bots)
+            full_step(full, bots)
         assert comparable(fast) == comparable(full), (steps, full.phase)
         assert [r.state for r in rngs] == [bot.rng.state for bot in randoms], steps
     assert full.is_over() and fast.winners() == full.winners()
@@ -165,12 +155,12 @@ def test_a_clone_is_the_state_restored_from_its_json_and_independent(game: str) 
     assert isinstance(st, PhasedState)  # every game's state is a phased state
     bots = [spec.bots["random"](s) for s in range(3)]
     for _ in range(40):  # some way into the game: a log, hands, a board
-        _full_step(st, bots)
+        full_step(st, bots)
     before = st.to_dict()
     copy = st.clone()
     assert isinstance(copy, PhasedState)
     assert copy.to_dict() == before == type(st).from_dict(before).to_dict()
     assert copy.rng is not st.rng and copy.log is not st.log
     for _ in range(40):  # the copy plays on; the original does not move
-        _full_step(copy, bots)
+        full_step(copy, bots)
     assert st.to_dict() == before != copy.to_dict()

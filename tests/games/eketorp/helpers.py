@@ -123,3 +123,12 @@ def play_out(st: EketorpState, seed: int = 0, kind: str = "random") -> EketorpSt
         else:
             st.apply(None, st.legal_actions(None)[0])
     return st
+
+
+def full_step(full: GameState, bots: list[Any]) -> None:
+    """One action between bots on the full engine, of any game (the table acts if no seat does)."""
+    active = full.active_seats()
+    if active:
+        full.apply(active[0], bots[active[0]].choose(full, active[0]))
+    else:
+        full.apply(None, full.legal_actions(None)[0])
