@@ -373,6 +373,12 @@ class DirectWebSocket(SimpleWebSocketWSGI):  # type: ignore[misc]
                 ws.connected = ws._handle_events()  # answers pings and closes, as its thread did
             except (OSError, LocalProtocolError):
                 ws.connected = False
+            except BaseException:
+                # anything else ends the connection too (engine.io closes it): the writer's
+                # close() must not wait for this thread to see the end
+                ws.connected = False
+                self.ended.set()
+                raise
         if ws.input_buffer:
             return ws.input_buffer.pop(0)
         self.ended.set()

@@ -13,6 +13,7 @@ import threading
 import time
 import zlib
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from engineio import packet as engineio_packet
@@ -20,7 +21,7 @@ from engineio import packet as engineio_packet
 from longhall.server import deflate
 from longhall.server.config import Settings
 from longhall.server.games.api import progress_actions
-from longhall.server.sender import Sender
+from longhall.server.sender import DirectWebSocket, Sender
 
 from ..support import Phone, RawWebSocket, ServerProcess, apply_patch
 
@@ -317,3 +318,33 @@ def test_a_connection_thread_writes_its_batch_and_leaves_compression_to_the_send
     for conn in (plain, deflating):
         conn.ours.close()
         conn.theirs.close()
+
+
+def test_a_reading_thread_that_fails_lets_the_close_go_at_once() -> None:
+    """Whatever ends a connection's reading thread, not only a closed socket, tells engine.io's
+    writer that the connection is over: its close shuts nothing and waits for nothing."""
+    shut: list[int] = []
+
+    def broken(data: bytes) -> None:
+        raise ValueError("a frame nobody expected")
+
+    sock = SimpleNamespace(recv=lambda size: b"\x81\x05hello", shutdown=shut.append)
+    direct = DirectWebSocket.__new__(DirectWebSocket)
+    direct.ended = threading.Event()
+    direct.close_wait = 0.001  # were the end not told, the close would shut the socket
+    direct.ws = SimpleNamespace(
+        connected=True,
+        input_buffer=[],
+        receive_bytes=4096,
+        sock=sock,
+        ws=SimpleNamespace(receive_data=broken),
+    )
+    try:
+        direct.wait()
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("the reading thread's error was swallowed")
+    assert direct.ended.is_set() and not direct.ws.connected
+    direct.close()
+    assert shut == []
