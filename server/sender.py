@@ -10,8 +10,10 @@ Order is kept per connection: everything a socket sends (its handshake, the tabl
 the answers to its commands, engine.io's pings and its close) goes through the sender's one
 queue, in the order it was sent. A connection whose kernel buffer is full (a phone on a weak
 Wi-Fi that stopped reading) is not waited for: from then on its packets go back to its own
-engine.io writer thread, which may block on it alone. A connection that started on long-polling
-and upgraded keeps engine.io's own path throughout.
+engine.io writer thread, which may block on it alone, until that thread has written all of them:
+then the sender writes to it again (a phone that read slowly for a moment, or whose frame met a
+pong on its way, is not left on the slow path for good). A connection that started on
+long-polling and upgraded keeps engine.io's own path throughout.
 
 A large message (a snapshot) is compressed once for all the connections that asked for
 permessage-deflate (``server/deflate.py``). What the handling of one client message sends (a
@@ -213,6 +215,10 @@ class Sender:
         frames: dict[tuple[int, int | None], bytes | None] = {}
         slow = self.slow
         for index, (eio_socket, ws, pkt) in enumerate(batch):
+            if slow and id(eio_socket) in slow and ws.written == ws.handed:
+                # its writer has written all it was handed: nothing of it can come after what
+                # is written here now (only a batch's writer hands packets over)
+                slow.discard(id(eio_socket))
             try:
                 # the rest of a room: its frame made already, only the socket to write to
                 if pkt is not None and id(eio_socket) not in slow:
@@ -261,6 +267,8 @@ class Sender:
     ) -> None:
         real = eio_socket.queue.real
         if pkt is None or id(eio_socket) in self.slow:
+            if pkt is not None:
+                ws.handed += 1
             real.put(pkt)  # the close, or a slow phone: its own writer thread, in order
             return
         server = ws.ws
@@ -291,7 +299,10 @@ class Sender:
             # from here on this phone's own writer thread sends to it, starting with the rest of
             # this frame (a frame is never left cut), and may block on it alone
             self.slow.add(id(eio_socket))
-            log.warning("%s reads slowly: it gets a writer of its own", eio_socket.sid)
+            if not ws.slowed:  # once per connection: a phone on a weak Wi-Fi may come and go
+                ws.slowed = True
+                log.warning("%s reads slowly: it gets a writer of its own", eio_socket.sid)
+            ws.handed += 1
             eio_socket.queue.real.put(_Rest(frame[sent:]) if sent else pkt)
 
 
@@ -328,18 +339,27 @@ class DirectWebSocket(SimpleWebSocketWSGI):  # type: ignore[misc]
         self.server_args.setdefault("max_message_size", server.max_http_buffer_size)
         self.deflate: int | None = None  # the window to compress large messages with, if any
         self.ended = threading.Event()  # the reading thread has seen the connection end
+        # Packets the sender handed to engine.io's writer thread (a slow phone's), and those the
+        # writer has written whole: when they are equal, the sender may write to it again.
+        self.handed = 0
+        self.written = 0
+        self.slowed = False  # it has been slow once (said once in the log)
         # how long a client has to answer the server's close (not longer than a ping)
         self.close_wait = min(CLOSE_WAIT, float(server.ping_timeout))
 
     def send(self, message: Any) -> Any:
-        """engine.io's writer thread (a slow phone's): the rest of a half-written frame as it is."""
+        """engine.io's writer thread (a slow phone's): one packet the sender handed it, written
+        whole (the rest of a half-written frame as it is) before it is counted as written."""
         if isinstance(message, Unframed):
             try:
                 self.ws.sock.finish(message)  # and the frames held back behind it may go
             except OSError:
                 raise OSError() from None  # as engine.io's writer expects of a closed socket
+            self.written += 1
             return None
-        return super().send(message)
+        sent = super().send(message)
+        self.written += 1
+        return sent
 
     def close(self) -> None:
         """engine.io's writer, once the connection is over (closed by either side, or dropped

@@ -22,6 +22,7 @@ from longhall.server import deflate
 from longhall.server.config import Settings
 from longhall.server.games.api import progress_actions
 from longhall.server.sender import DirectWebSocket, Sender
+from longhall.server.wsframes import FrameSocket
 
 from ..support import Phone, RawWebSocket, ServerProcess, apply_patch
 
@@ -348,3 +349,85 @@ def test_a_reading_thread_that_fails_lets_the_close_go_at_once() -> None:
     assert direct.ended.is_set() and not direct.ws.connected
     direct.close()
     assert shut == []
+
+
+class _Routed:
+    """An engine.io socket routed through the sender: its writer thread's queue, as the sender
+    sees it (``queue.real``)."""
+
+    def __init__(self) -> None:
+        self.sid = "phone"
+        self.queue = SimpleNamespace(real=queue.Queue())
+
+
+def _read_frames(sock: socket.socket, count: int) -> list[str]:
+    """Read ``count`` whole text frames from the server's side of a socket pair."""
+    data = b""
+    texts: list[str] = []
+    while len(texts) < count:
+        chunk = sock.recv(65536)
+        assert chunk, "the server's side closed"
+        data += chunk
+        while len(data) >= 4:
+            size, start = data[1], 2
+            if size == 126:
+                (size,), start = struct.unpack("!H", data[2:4]), 4
+            if len(data) < start + size:
+                break
+            assert data[0] == 0x81, "a frame cut by another"
+            texts.append(data[start : start + size].decode())
+            data = data[start + size :]
+    return texts
+
+
+def test_a_phone_that_reads_again_goes_back_to_the_sender_in_order() -> None:
+    """A phone whose buffer filled got a writer of its own; once that writer has written all it
+    was handed, the sender writes to the phone itself again, after it, so nothing overtakes."""
+    server_side, phone_side = socket.socketpair()
+    server_side.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+    phone_side.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sender = Sender(threading.RLock())
+    routed = _Routed()
+    ws = DirectWebSocket.__new__(DirectWebSocket)
+    ws.deflate, ws.handed, ws.written, ws.slowed = None, 0, 0, False
+
+    def simple_websocket_send(message: str) -> None:  # what simple-websocket's Server does
+        ws.ws.sock.sendall(deflate.frame(message.encode(), None))
+
+    ws.ws = SimpleNamespace(connected=True, sock=FrameSocket(server_side))
+    ws.ws.send = simple_websocket_send
+
+    def engineio_writer() -> None:  # engine.io's writer thread of the phone, as it loops
+        while (pkt := routed.queue.real.get()) is not None:
+            ws.send(pkt.encode())
+
+    writer = threading.Thread(target=engineio_writer, daemon=True)
+    writer.start()
+    packets = [
+        engineio_packet.Packet(engineio_packet.MESSAGE, f"{n:04}" + "x" * 1500) for n in range(60)
+    ]
+    try:
+        # the phone reads nothing: the sender fills its buffer and hands the rest to its writer
+        sender._write_batch([(routed, ws, pkt) for pkt in packets[:30]])
+        assert id(routed) in sender.slow and ws.handed > 0
+        first = _read_frames(phone_side, 30)  # it reads again: its writer writes the rest
+        deadline = time.monotonic() + WAIT
+        while ws.written < ws.handed:  # the writer counts a packet once it is written whole
+            assert time.monotonic() < deadline, "the phone's writer never wrote what it had"
+            time.sleep(0.01)
+        handed = ws.handed
+        rest: list[str] = []
+        reader = threading.Thread(target=lambda: rest.extend(_read_frames(phone_side, 30)))
+        reader.start()
+        sender._write_batch([(routed, ws, pkt) for pkt in packets[30:31]])
+        assert id(routed) not in sender.slow  # the sender writes to it again
+        sender._write_batch([(routed, ws, pkt) for pkt in packets[31:]])
+        reader.join(WAIT)
+        texts = first + rest
+        assert [text[1:5] for text in texts] == [f"{n:04}" for n in range(60)]
+        assert ws.handed >= handed  # (it may be slow again for a moment; nothing is lost)
+    finally:
+        routed.queue.real.put(None)
+        writer.join(WAIT)
+        server_side.close()
+        phone_side.close()
