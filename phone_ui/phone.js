@@ -247,11 +247,13 @@ function fatalScreen() {
     box.append(h("button", { class: "primary", onclick: () => {
       setFatal(null);
       conn.reconnect({ token: localStorage.getItem(TOKEN_KEY) });
+      render(); // "connecting" until the table answers: the tap shows at once
     } }, t("fatal.replaced.take_back")));
   } else if (fatal.code !== "bad_code") {
     box.append(h("button", { class: "primary", onclick: () => {
       setFatal(null);
       conn.reconnect(guestAuth());
+      render(); // "connecting" until the table answers: the tap shows at once
     } }, t("fatal.join_again")));
   }
   return box;

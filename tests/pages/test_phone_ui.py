@@ -117,8 +117,8 @@ def test_a_phone_whose_seat_was_taken_while_it_slept_offers_to_join_again(
     code = url.rsplit("/", 1)[1]
     assert woken.page.evaluate(f"localStorage.getItem('longhall.token.{code}')") is None
     woken.page.get_by_role("button", name="Join the table").tap()  # still kept out
-    # the first refusal's screen goes (the tap's click may come a moment after the tap) before
-    # the second one is awaited: otherwise the host could let the phone back in first
+    # the tap shows "connecting" at once, so the first refusal's screen goes before the second
+    # is awaited: otherwise the host could let the phone back in before it asked again
     refusal.wait_for_element_state("hidden")
     woken.page.wait_for_selector("text=Sent away by the host")
     anna.page.get_by_role("button", name="Let back in").tap()
