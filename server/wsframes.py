@@ -23,7 +23,9 @@ import threading
 # How long the reading thread waits to answer a ping (or a close) while a frame is being written
 # to a client that does not read it. A client that takes no byte for that long is given up on.
 CONTROL_WAIT = 30.0
-DONTWAIT = socket.MSG_DONTWAIT
+# a plain int: ``socket.MSG_DONTWAIT`` is an enum flag, and ``&`` on it runs Python code of the
+# enum module's for every frame the sender writes
+DONTWAIT = int(socket.MSG_DONTWAIT)
 
 
 class FrameSocket:
