@@ -44,7 +44,7 @@ from wsproto.frame_protocol import CloseReason
 from wsproto.utilities import LocalProtocolError
 
 from . import deflate
-from .wsframes import FrameSocket
+from .wsframes import DONTWAIT, FrameSocket
 
 log = logging.getLogger("longhall.sender")
 
@@ -292,7 +292,7 @@ class Sender:
             return
         sock: socket.socket = server.sock
         try:
-            sent = sock.send(frame, socket.MSG_DONTWAIT)
+            sent = sock.send(frame, DONTWAIT)
         except BlockingIOError:
             sent = 0
         if sent < len(frame):
@@ -339,6 +339,7 @@ class DirectWebSocket(SimpleWebSocketWSGI):  # type: ignore[misc]
         self.server_args.setdefault("max_message_size", server.max_http_buffer_size)
         self.deflate: int | None = None  # the window to compress large messages with, if any
         self.ended = threading.Event()  # the reading thread has seen the connection end
+        self.reading = False  # the reading thread is in :meth:`wait`, reading the client
         # Packets the sender handed to engine.io's writer thread (a slow phone's), and those the
         # writer has written whole: when they are equal, the sender may write to it again.
         self.handed = 0
@@ -364,17 +365,19 @@ class DirectWebSocket(SimpleWebSocketWSGI):  # type: ignore[misc]
     def close(self) -> None:
         """engine.io's writer, once the connection is over (closed by either side, or dropped
         for not answering pings): the close frame, if the socket takes it at once, and a moment
-        for the client to answer it; then, if the reading thread is still waiting for the
-        client, the socket is shut, which ends it. A client gone silent (a phone that left the
-        Wi-Fi) would otherwise hold that thread, and one of the server's connection slots,
-        until TCP gave up on it (a quarter of an hour), and engine.io waits for both."""
+        for the client to answer it, if the reading thread is reading; then, if that thread has
+        not seen the end, the socket is shut, which ends it. A client gone silent (a phone that
+        left the Wi-Fi) would otherwise hold that thread, and one of the server's connection
+        slots, until TCP gave up on it (a quarter of an hour), and engine.io waits for both. A
+        reading thread that is not reading (engine.io's loop left on an error, and waiting for
+        this writer) reads no answer: the socket is shut at once."""
         ws = self.ws
         if ws.connected:
             ws.connected = False
             with contextlib.suppress(OSError, LocalProtocolError):
                 frame = ws.ws.send(CloseConnection(CloseReason.NORMAL_CLOSURE))
-                ws.sock.send(frame, socket.MSG_DONTWAIT)
-        if not self.ended.wait(self.close_wait):
+                ws.sock.send(frame, DONTWAIT)
+        if not self.reading or not self.ended.wait(self.close_wait):
             with contextlib.suppress(OSError):
                 ws.sock.shutdown(socket.SHUT_RDWR)
 
@@ -384,21 +387,25 @@ class DirectWebSocket(SimpleWebSocketWSGI):  # type: ignore[misc]
         own and wakes this one for every message: a hand-off (two thread switches) per command,
         and a thread per connection, for nothing."""
         ws = self.ws
-        while ws.connected and not ws.input_buffer:
-            try:
-                data = ws.sock.recv(ws.receive_bytes)
-                if not data:
-                    raise OSError("closed by the client")
-                ws.ws.receive_data(data)
-                ws.connected = ws._handle_events()  # answers pings and closes, as its thread did
-            except (OSError, LocalProtocolError):
-                ws.connected = False
-            except BaseException:
-                # anything else ends the connection too (engine.io closes it): the writer's
-                # close() must not wait for this thread to see the end
-                ws.connected = False
-                self.ended.set()
-                raise
+        self.reading = True
+        try:
+            while ws.connected and not ws.input_buffer:
+                try:
+                    data = ws.sock.recv(ws.receive_bytes)
+                    if not data:
+                        raise OSError("closed by the client")
+                    ws.ws.receive_data(data)
+                    ws.connected = ws._handle_events()  # answers pings and closes, as before
+                except (OSError, LocalProtocolError):
+                    ws.connected = False
+                except Exception:
+                    # anything else ends the connection too (engine.io closes it): the writer's
+                    # close() must not wait for this thread to see the end
+                    ws.connected = False
+                    self.ended.set()
+                    raise
+        finally:
+            self.reading = False
         if ws.input_buffer:
             return ws.input_buffer.pop(0)
         self.ended.set()

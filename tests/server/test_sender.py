@@ -321,34 +321,68 @@ def test_a_connection_thread_writes_its_batch_and_leaves_compression_to_the_send
         conn.theirs.close()
 
 
-def test_a_reading_thread_that_fails_lets_the_close_go_at_once() -> None:
-    """Whatever ends a connection's reading thread, not only a closed socket, tells engine.io's
-    writer that the connection is over: its close shuts nothing and waits for nothing."""
+class _Ended(threading.Event):
+    """A connection's "the reading thread has seen the end", noting whether anyone waited for
+    it (a close that waited for a reading thread that reads nothing would wait its whole time)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.waited = False
+
+    def wait(self, timeout: float | None = None) -> bool:
+        self.waited = True
+        return self.is_set()
+
+
+def _connection(receive_data: Any) -> tuple[DirectWebSocket, _Ended, list[int]]:
+    """A connection whose client sent one frame, which ``receive_data`` is given."""
     shut: list[int] = []
-
-    def broken(data: bytes) -> None:
-        raise ValueError("a frame nobody expected")
-
-    sock = SimpleNamespace(recv=lambda size: b"\x81\x05hello", shutdown=shut.append)
+    sock = SimpleNamespace(
+        recv=lambda size: b"\x81\x05hello", send=lambda data, flags: len(data), shutdown=shut.append
+    )
     direct = DirectWebSocket.__new__(DirectWebSocket)
-    direct.ended = threading.Event()
-    direct.close_wait = 0.001  # were the end not told, the close would shut the socket
+    ended = _Ended()
+    direct.ended, direct.reading, direct.close_wait = ended, False, 60.0
     direct.ws = SimpleNamespace(
         connected=True,
         input_buffer=[],
         receive_bytes=4096,
         sock=sock,
-        ws=SimpleNamespace(receive_data=broken),
+        ws=SimpleNamespace(receive_data=receive_data, send=lambda event: b"\x88\x00"),
     )
+    return direct, ended, shut
+
+
+def test_a_reading_thread_that_fails_lets_the_close_go_at_once() -> None:
+    """Whatever ends a connection's reading thread, not only a closed socket, tells engine.io's
+    writer that the connection is over: its close waits for no answer nobody would read."""
+
+    def broken(data: bytes) -> None:
+        raise ValueError("a frame nobody expected")
+
+    direct, ended, _ = _connection(broken)
     try:
         direct.wait()
     except ValueError:
         pass
     else:
         raise AssertionError("the reading thread's error was swallowed")
-    assert direct.ended.is_set() and not direct.ws.connected
+    assert direct.ended.is_set() and not direct.ws.connected and not direct.reading
     direct.close()
-    assert shut == []
+    assert not ended.waited
+
+
+def test_a_close_while_nobody_reads_shuts_the_socket_at_once() -> None:
+    """engine.io's loop may leave the reading thread on an error of its own, and wait there for
+    the writer: the writer's close then shuts the socket at once, waiting for no answer."""
+    direct, ended, shut = _connection(lambda data: None)
+    direct.close()  # the reading thread is not in wait(), and has not seen the end
+    assert not ended.waited and shut == [socket.SHUT_RDWR]
+    # while it reads, the close gives the client its moment to answer, then shuts
+    direct, ended, shut = _connection(lambda data: None)
+    direct.reading = True
+    direct.close()
+    assert ended.waited and shut == [socket.SHUT_RDWR]
 
 
 class _Routed:
