@@ -157,20 +157,23 @@ def banner(settings: Settings) -> str:
     )
 
 
-# glibc gives every thread that allocates an arena of its own, up to eight per core, and each
-# arena keeps what is freed in it for its own thread. The server has a thread per phone and
-# screen, but runs one command at a time and allocates little outside Python's own allocator: two
-# arenas serve it as well, and the memory the others would hold is never taken (under
-# bench/serving.py's load, 58.8 MB at its peak after 1,000 commands instead of 60.9).
+# glibc gives every thread that allocates an arena of its own, up to eight per core (two on a
+# 32-bit system), and each arena keeps what is freed in it for its own thread. The server has a
+# thread per phone and screen, but the table's work runs one command at a time, under its lock:
+# two arenas serve it as well, and the memory the others would hold is never taken (under
+# bench/serving.py's load, 58.8 MB at the peak after 1,000 commands instead of 60.9).
 M_ARENA_MAX = -8  # mallopt's parameter, from glibc's malloc.h
 ARENAS = 2
 
 
 def limit_malloc_arenas(arenas: int = ARENAS) -> bool:
     """Cap the C library's malloc arenas, before the server's threads start; return whether it
-    took (not where the C library is not glibc, nor where ``$MALLOC_ARENA_MAX`` says otherwise)."""
+    took (not where the C library is not glibc, nor where the environment sets the cap itself,
+    with ``$MALLOC_ARENA_MAX`` or ``glibc.malloc.arena_max`` in ``$GLIBC_TUNABLES``)."""
     if not sys.platform.startswith("linux") or "MALLOC_ARENA_MAX" in os.environ:
         return False  # glibc has read the variable: whoever set it knows best
+    if "glibc.malloc.arena_max" in os.environ.get("GLIBC_TUNABLES", ""):
+        return False
     mallopt = getattr(ctypes.CDLL(None), "mallopt", None)
     return mallopt is not None and mallopt(M_ARENA_MAX, arenas) == 1
 
