@@ -267,9 +267,12 @@ export function connectTable(auth, handlers) {
     });
   }
 
-  // A phone that wakes up or a tab that becomes visible reconnects at once.
+  // A phone that wakes up or a tab that becomes visible reconnects at once. Not while the socket
+  // is still connecting, or reconnecting by itself (``active``): socket.io-client would then send
+  // the server a second connect for the same connection, which the server refuses, and that
+  // refusal ends the first one too (a reloaded page's "pageshow" or "focus" often comes then).
   const wake = () => {
-    if (!stopped && !socket.connected) socket.connect();
+    if (!stopped && !socket.connected && !socket.active) socket.connect();
   };
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") wake();

@@ -146,3 +146,33 @@ def test_the_host_sets_the_table_display_s_language_from_the_phone(
     wait_until(table.page, "document.documentElement.lang === 'en'")
     assert "Scan to join with your phone" in table.text()
     assert table.errors == [] and anna.errors == []
+
+
+# The page is told it is in front again ("focus") right after it sent its Socket.IO connect,
+# before the table can have answered it: a microtask runs before any message that comes in.
+FOCUS_WHILE_CONNECTING = """
+const send = WebSocket.prototype.send;
+window.connectsSent = 0;
+WebSocket.prototype.send = function (data) {
+  send.call(this, data);
+  if (typeof data === "string" && data.startsWith("40")) {
+    window.connectsSent += 1;
+    if (window.connectsSent === 1) queueMicrotask(() => window.dispatchEvent(new Event("focus")));
+  }
+};
+"""
+
+
+def test_a_page_woken_while_it_connects_connects_once(browser: Any, server: ServerProcess) -> None:
+    """A reloaded page is often told it is shown or in front while its connection is still being
+    made: it must not ask to connect twice (the table refuses the second, and the refusal ended
+    the first too: the page stayed offline for good)."""
+    context = browser.new_context()
+    context.add_init_script(FOCUS_WHILE_CONNECTING)
+    table = Watched(context.new_page(), "table")
+    table.page.goto(server.url + "/")
+    wait_until(table.page, "document.body.dataset.online === 'true'")
+    table.page.wait_for_selector("#join-url")
+    assert table.page.evaluate("window.connectsSent") == 1
+    assert table.errors == []
+    context.close()
