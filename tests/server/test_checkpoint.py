@@ -70,6 +70,18 @@ def entry(seq: int, size: int = 0) -> Entry:
     return Entry(seq, {"type": "join", "seq": seq}, snapshot=snapshot)
 
 
+def assert_holds_up_to(path: Path, seq: int) -> None:
+    """The store at ``path``, opened afresh, holds every commit up to ``seq``: the snapshot of the
+    one before it and the record of the last one (each test's last commit has no snapshot)."""
+    store = Store(path)
+    try:
+        snapshot, records = store.load()
+        assert snapshot is not None and snapshot[0] == seq - 1
+        assert records == [(seq, {"type": "join", "seq": seq})]
+    finally:
+        store.close()
+
+
 def test_the_log_is_folded_by_the_checkpointer_while_commands_go_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -100,14 +112,7 @@ def test_the_log_is_folded_by_the_checkpointer_while_commands_go_on(
     store.write([entry(seq)])  # the log, all in the file, starts over from its beginning
     assert wal_frames(store.path)[0] == restarts + 1
     store.close()
-    # nothing committed was lost on the way
-    store = Store(store.path)
-    try:
-        snapshot, records = store.load()
-        assert snapshot is not None and snapshot[0] == seq - 1
-        assert records == [(seq, {"type": "join", "seq": seq})]
-    finally:
-        store.close()
+    assert_holds_up_to(store.path, seq)  # nothing committed was lost on the way
 
 
 def test_a_failed_checkpoint_fails_no_command_and_is_tried_again(

@@ -16,6 +16,9 @@ import pytest
 from longhall.server.checkpoint import Checkpointer
 from longhall.server.store import Entry, Store
 
+from .test_checkpoint import assert_holds_up_to
+from .test_checkpoint import entry as checkpoint_entry
+
 PAGES = 20  # a checkpoint once the log has grown by this many pages
 LIMIT = 100  # the log's bound, in pages
 COMMITS = 2000
@@ -23,8 +26,7 @@ COMMITS = 2000
 
 def entry(seq: int) -> Entry:
     """A record and, every other one, a snapshot of a few pages: a command that ends a round."""
-    snapshot = {"seq": seq, "fill": "x" * 6000} if seq % 2 else None
-    return Entry(seq, {"type": "join", "seq": seq}, snapshot=snapshot)
+    return checkpoint_entry(seq, 6000 if seq % 2 else 0)
 
 
 def test_the_log_stays_bounded_under_back_to_back_commits(tmp_path: Path) -> None:
@@ -46,13 +48,7 @@ def test_the_log_stays_bounded_under_back_to_back_commits(tmp_path: Path) -> Non
     # bounded too (a commit waits once ``LIMIT`` pages were written since a checkpoint began).
     # Without the bound it grew to about 8,000 pages in this test.
     assert frames <= 3 * LIMIT, f"the log grew to {frames} pages"
-    store = Store(store.path)  # every commit is there, in order
-    try:
-        snapshot, records = store.load()
-        assert snapshot is not None and snapshot[0] == COMMITS - 1
-        assert records == [(COMMITS, {"type": "join", "seq": COMMITS})]
-    finally:
-        store.close()
+    assert_holds_up_to(store.path, COMMITS)  # every commit is there, in order
 
 
 def test_a_stuck_checkpoint_holds_up_one_commit_at_most(
