@@ -11,11 +11,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from longhall.server.app import create_app
-from longhall.server.config import Settings
-
-from .conftest import seated
-from .test_group_commit import WAIT, GatedStore, commit_held, plan_all_but_commit
+from .test_group_commit import WAIT, commit_held, gated_planning_table
 
 
 def on_disk(path: Path) -> int:
@@ -33,21 +29,12 @@ def on_disk(path: Path) -> int:
 def test_healthz_names_the_stored_version_while_a_command_is_being_written(
     tmp_path: Path,
 ) -> None:
-    settings = Settings(data_dir=tmp_path, gpio="off", bot_delay=0.0, rate=1e9, burst=10**9, seed=7)
-    lh = create_app(settings)
+    lh, phones, store = gated_planning_table(tmp_path, 3)
     try:
-        phones = seated(lh, [f"P{i}" for i in range(3)])
-        assert phones[0].send("start")["ok"]
-        for phone in phones:
-            plan_all_but_commit(phone)
         for phone in phones[:-1]:
             view = phone.last()
             plan = next(a for a in view["game"]["legal"] if a["type"] == "commit")
             assert phone.send("act", version=view["version"], action=plan)["ok"]
-        plain = lh.table.store
-        store = GatedStore(plain.path)
-        lh.table.store = store
-        plain.close()
         http = lh.app.test_client()
 
         def health() -> dict[str, Any]:

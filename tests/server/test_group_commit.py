@@ -104,22 +104,29 @@ class DiskWatch:
         return [s for s in self.sent if s[1] > s[2]]
 
 
+def gated_planning_table(tmp_path: Path, players: int) -> tuple[Longhall, list[Client], GatedStore]:
+    """Phones planning the first round of Eketorp, each one tap from committing its plan, on a
+    store whose writes can be held at a gate (the caller stops the app)."""
+    settings = Settings(data_dir=tmp_path, gpio="off", bot_delay=0.0, rate=1e9, burst=10**9, seed=7)
+    lh = create_app(settings)
+    phones = seated(lh, [f"P{i}" for i in range(players)])
+    assert phones[0].send("start")["ok"]
+    for phone in phones:
+        plan_all_but_commit(phone)
+    plain = lh.table.store
+    store = GatedStore(plain.path)
+    lh.table.store = store
+    plain.close()
+    return lh, phones, store
+
+
 @pytest.fixture
 def table_of_six(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     """Six phones planning the first round of Eketorp, each one tap from committing its plan,
     on a gated store that every sent message is checked against."""
-    settings = Settings(data_dir=tmp_path, gpio="off", bot_delay=0.0, rate=1e9, burst=10**9, seed=7)
-    lh = create_app(settings)
+    lh, phones, store = gated_planning_table(tmp_path, 6)
     try:
-        phones = seated(lh, [f"P{i}" for i in range(6)])
-        assert phones[0].send("start")["ok"]
-        for phone in phones:
-            plan_all_but_commit(phone)
-        plain = lh.table.store
-        store = GatedStore(plain.path)
-        lh.table.store = store
-        plain.close()
-        watch = DiskWatch(lh, plain.path, monkeypatch)
+        watch = DiskWatch(lh, store.path, monkeypatch)
         yield lh, phones, store, watch
     finally:
         lh.stop()
