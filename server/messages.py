@@ -47,10 +47,6 @@ class Messages:
         self.seq = 0  # numbers every update sent, so a client can tell it missed one
         # The last message sent to each room, with its seq: what the next patch is made against.
         self.sent: dict[str, tuple[int, JSON]] = {}
-        # The parts of the public table that follow only from the lobby's games and the game
-        # chosen, built once for them: the same objects in every message, which the patch
-        # finds unchanged at a glance (``is``), never changed in place.
-        self._lobby: tuple[Mapping[str, LobbyGame], str, JSON] | None = None
 
     def current(self, seat: int | None) -> JSON:
         """The whole message for a reader at the current seq: the one its room last got, so
@@ -90,14 +86,22 @@ class Messages:
             for i, seat in enumerate(data.seats)
         ]
         spec = table.records.spec
-        lobby = self._lobby_parts(table.lobby_games, data.game)
         return {
             "code": data.code,
             "now": time.time(),  # the server's wall clock, to count how long a phone is away
             "join_url": table.join_url,
             "game": data.game,
-            "games": lobby["games"],
-            "lobby_games": lobby["lobby_games"],
+            "games": list(table.lobby_games),
+            "lobby_games": {
+                name: {
+                    "min_players": GAMES[name].min_players,
+                    "max_players": GAMES[name].max_players,
+                    "minutes": list(lobby.minutes),
+                    "bots": [b for b in BOT_KINDS if b in GAMES[name].bots],
+                    "options": list(lobby.options),
+                }
+                for name, lobby in table.lobby_games.items()
+            },
             "status": data.status,
             "paused": data.paused,
             "locked": data.locked,  # the host closed the lobby to new players
@@ -108,7 +112,7 @@ class Messages:
             "start_player": data.start_player,
             "min_players": spec.min_players,
             "max_players": spec.max_players,
-            "colours": lobby["colours"],
+            "colours": {c: COLOURS[c] for c in game_colours(table.lobby_games, data.game)},
             "game_id": data.game_id,
             "fingerprints": {
                 seat: entry["hash"][: fingerprints.SHORT]
@@ -121,28 +125,6 @@ class Messages:
             "notices": list(table.notices.values()),
             "language": data.language,
         }
-
-    def _lobby_parts(self, games: Mapping[str, LobbyGame], game: str) -> JSON:
-        """The lobby's games, their facts and the chosen game's colours, built once for them."""
-        cached = self._lobby
-        if cached is not None and cached[0] is games and cached[1] == game:
-            return cached[2]
-        parts = {
-            "games": list(games),
-            "lobby_games": {
-                name: {
-                    "min_players": GAMES[name].min_players,
-                    "max_players": GAMES[name].max_players,
-                    "minutes": list(lobby.minutes),
-                    "bots": [b for b in BOT_KINDS if b in GAMES[name].bots],
-                    "options": list(lobby.options),
-                }
-                for name, lobby in games.items()
-            },
-            "colours": {c: COLOURS[c] for c in game_colours(games, game)},
-        }
-        self._lobby = (games, game, parts)
-        return parts
 
     def message_for(self, seat: int | None, public: JSON | None = None) -> JSON:
         """The full picture for one reader: the table's public facts and their view of the game."""
