@@ -3,10 +3,20 @@
 Browsers always offer permessage-deflate, and simple-websocket always accepts it; wsproto then
 compresses every message, for each connection with its own compressor. Updates are patches of a
 few hundred bytes (``server/messages.py``), which deflate barely shrinks: RFC 7692 lets a sender
-leave any message uncompressed (its RSV1 bit unset), so messages under :data:`COMPRESS_FROM`
-bytes go as they are.
+leave any message uncompressed (its RSV1 bit unset), so only large messages are compressed
+(:func:`worth_compressing`): a whole message (a snapshot) from :data:`COMPRESS_FROM` bytes, a
+patch only from :data:`PATCH_COMPRESS_FROM`.
 
-The larger ones (snapshots, a patch after a round's reveal) go to a whole room at once: the
+Patches have the higher threshold because they are the hot path: every command sends one to
+every room, and a round's reveal makes them 4 to 6 KB each. Compressing those costs the Pi CPU
+on every such command and each screen an inflate before it can show the change, to save a few
+kilobytes on a local Wi-Fi. Measured with ``bench/serving.py`` (docs/performance.md, "Patches
+compressed only from 8 KB"): with patches compressed from 1 KB, as snapshots are, a command's
+99th percentile was 1.5 times what it is with this threshold, and its CPU 1.15 times, for 420
+instead of 720 bytes per command on a phone's wire. A snapshot goes to one connection when it
+connects or asks again (a phone whose Wi-Fi was weak): there the bytes are worth the CPU.
+
+The large messages go to a whole room at once: the
 server answers every offer with ``server_no_context_takeover`` (which RFC 7692, 7.1.1.1, lets a
 server add to any offer it accepts), so each message it compresses stands alone, and the sender
 (``server/sender.py``) compresses it once and writes the same frame to every connection of the
@@ -24,6 +34,19 @@ from wsproto.extensions import PerMessageDeflate
 from wsproto.frame_protocol import Opcode, RsvBits
 
 COMPRESS_FROM = 1024  # bytes; the `ws` package (Node) uses the same threshold
+PATCH_COMPRESS_FROM = 8192  # bytes, for a patch (above)
+# How a patch's engine.io packet begins: a message (4), a Socket.IO event (2), its name first.
+PATCH_PACKET = b'42["patch",'
+
+
+def worth_compressing(payload: bytes) -> bool:
+    """Whether an outgoing text message (an engine.io packet, encoded) is large enough to
+    compress: a patch from :data:`PATCH_COMPRESS_FROM` bytes, anything else from
+    :data:`COMPRESS_FROM`."""
+    size = len(payload)
+    if size < COMPRESS_FROM:
+        return False
+    return size >= PATCH_COMPRESS_FROM or not payload.startswith(PATCH_PACKET)
 
 
 class LargeOnlyDeflate(PerMessageDeflate):
@@ -36,7 +59,7 @@ class LargeOnlyDeflate(PerMessageDeflate):
     def frame_outbound(
         self, proto: Any, opcode: Opcode, rsv: RsvBits, data: bytes, fin: bool
     ) -> tuple[RsvBits, bytes]:
-        if fin and opcode in (Opcode.TEXT, Opcode.BINARY) and len(data) < COMPRESS_FROM:
+        if fin and opcode in (Opcode.TEXT, Opcode.BINARY) and not worth_compressing(data):
             return rsv, data  # a whole small message: no compression
         result: tuple[RsvBits, bytes] = super().frame_outbound(proto, opcode, rsv, data, fin)
         return result
@@ -64,10 +87,10 @@ def window_bits(server: Any) -> int | None:
 
 def frame(payload: bytes, bits: int | None) -> bytes:
     """A whole, unmasked WebSocket text frame (RFC 6455 5.2) of ``payload``: compressed on its
-    own (RFC 7692 7.2.1) if it is large and ``bits`` gives the connection's window, else as it
-    is."""
+    own (RFC 7692 7.2.1) if it is large (:func:`worth_compressing`) and ``bits`` gives the
+    connection's window, else as it is."""
     first = 0x81  # FIN, text
-    if bits is not None and len(payload) >= COMPRESS_FROM:
+    if bits is not None and worth_compressing(payload):
         deflate = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -bits)
         payload = (deflate.compress(payload) + deflate.flush(zlib.Z_SYNC_FLUSH))[:-4]
         first = 0xC1  # FIN, RSV1 (compressed), text

@@ -253,7 +253,7 @@ class Sender:
         if not isinstance(data, str):
             return False
         payload = data.encode()
-        if len(payload) >= deflate.COMPRESS_FROM:
+        if deflate.worth_compressing(payload):
             return True
         frames[key] = deflate.frame(payload, ws.deflate)  # small: not compressed
         return False
