@@ -13,21 +13,30 @@ export function isGap(last, patch) {
   return !last || typeof last.seq !== "number" || patch.base !== last.seq;
 }
 
-/** The message `ops` make of `doc`. `doc` is left as it was: what changed is copied, the rest shared. */
+/**
+ * The message `ops` make of `doc`. `doc` is left as it was: what changed is copied, the rest
+ * shared. Each object or array on the way to a change is copied once per patch, however many of
+ * the patch's ops pass through it (a round's reveal changes dozens of places under one board).
+ */
 export function applyPatch(doc, ops) {
+  const fresh = new Set(); // the copies made for this patch: further ops change them in place
   let root = doc;
   for (const op of ops) {
     const path = op[0];
-    root = path.length === 0 ? op[1] : setIn(root, path, 0, op);
+    root = path.length === 0 ? op[1] : setIn(root, path, 0, op, fresh);
   }
   return root;
 }
 
-function setIn(node, path, i, op) {
-  const copy = Array.isArray(node) ? node.slice() : { ...node };
+function setIn(node, path, i, op, fresh) {
+  let copy = node;
+  if (!fresh.has(node)) {
+    copy = Array.isArray(node) ? node.slice() : { ...node };
+    fresh.add(copy);
+  }
   const key = path[i];
   if (i < path.length - 1) {
-    copy[key] = setIn(node[key], path, i + 1, op);
+    copy[key] = setIn(copy[key], path, i + 1, op, fresh);
   } else if (op.length === 1) {
     if (Array.isArray(copy)) copy.splice(key, 1);
     else delete copy[key];

@@ -137,6 +137,8 @@ def test_a_gap_in_the_patches_makes_the_client_ask_for_a_snapshot(
 
 
 def test_the_pages_patch_js_rebuilds_the_same_messages(played: dict[str, Any]) -> None:
+    """The pages' patch.js, fed every message a phone got, ends with the message a snapshot
+    gives, and leaves each message it patched as it was (a page may still hold the last one)."""
     if shutil.which("node") is None:
         pytest.skip("node is not installed")
     phone = played["phones"][1]
@@ -147,12 +149,14 @@ def test_the_pages_patch_js_rebuilds_the_same_messages(played: dict[str, Any]) -
     script = (
         "const { onPatch } = await import(process.argv[1]);"
         "const events = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
-        "let last = null; let resyncs = 0;"
+        "let last = null; let resyncs = 0; const kept = [];"
         "for (const [event, body] of events) {"
+        "  if (last) kept.push([last, JSON.stringify(last)]);"
         "  if (event !== 'patch') last = body;"
         "  else onPatch(body, last, (m) => { last = m; }, () => { resyncs += 1; });"
         "}"
-        "console.log(JSON.stringify({ last, resyncs }));"
+        "const changed = kept.filter(([m, was]) => JSON.stringify(m) !== was).length;"
+        "console.log(JSON.stringify({ last, resyncs, changed }));"
     )
     out = subprocess.run(
         [
@@ -171,3 +175,4 @@ def test_the_pages_patch_js_rebuilds_the_same_messages(played: dict[str, Any]) -
     result = json.loads(out.stdout)
     assert result["resyncs"] == 0
     assert result["last"] == expected
+    assert result["changed"] == 0, "a patch changed the message it was applied to"
