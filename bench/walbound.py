@@ -29,13 +29,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.engine import machine
 from longhall.server.checkpoint import LIMIT, PAGES, Checkpointer
-from longhall.server.store import Entry, Store
+from longhall.server.store import Entry, Store, dumps
 
 UNBOUNDED = 10**12
 
 
 def entry(seq: int) -> Entry:
-    snapshot = {"seq": seq, "fill": "x" * 6000} if seq % 2 else None
+    snapshot = dumps({"seq": seq, "fill": "x" * 6000}) if seq % 2 else None
     return Entry(seq, {"type": "act", "seq": seq, "action": {"type": "place"}}, snapshot=snapshot)
 
 

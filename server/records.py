@@ -22,6 +22,7 @@ from .games.api import JSON, GameSpec, GameState
 from .games.registry import GAMES
 from .seats import Occupant
 from .store import Store
+from .store import dumps as store_dumps
 
 SEEN_PER_IDENTITY = 256  # command ids remembered per sender, to answer repeats
 SINGLE_REVEALS_KEPT = 6  # choices revealed one at a time (a combat card), besides the last batch
@@ -109,13 +110,19 @@ class Records:
         return table
 
     def snapshot(self) -> dict[str, Any]:
-        """The table as plain JSON, to store."""
+        """The table as plain JSON (what :meth:`snapshot_text` stores, read back)."""
+        copy: dict[str, Any] = json.loads(self.snapshot_text())
+        return copy
+
+    def snapshot_text(self) -> str:
+        """The table as the store keeps it: JSON text, encoded once from the live table (a
+        snapshot is some 80 KB in a game: copying it first and encoding the copy took three
+        times as long, on the command that happened to be due one)."""
         data = self.data
         data.state = None if self.state is None else self.state.to_dict()
         raw = {k: getattr(data, k) for k in data.__dataclass_fields__}
         raw["seats"] = [s.to_dict() for s in data.seats]
-        copy: dict[str, Any] = json.loads(json.dumps(raw))
-        return copy
+        return store_dumps(raw)
 
     def game(self) -> GameState:
         """The game being played (only called where one is)."""

@@ -82,7 +82,8 @@ class Entry:
 
     seq: int
     record: dict[str, Any]
-    snapshot: dict[str, Any] | None = None  # the whole table after it, from time to time
+    # the whole table after it, from time to time, as JSON text (Records.snapshot_text)
+    snapshot: str | None = None
     game_action: tuple[int, int, int | None, dict[str, Any]] | None = None
     game_row: dict[str, Any] | None = None  # a game started or ended
 
@@ -160,7 +161,7 @@ class Store:
         self,
         seq: int,
         record: dict[str, Any],
-        snapshot: dict[str, Any] | None = None,
+        snapshot: str | None = None,
         game_action: tuple[int, int, int | None, dict[str, Any]] | None = None,
         game_row: dict[str, Any] | None = None,
     ) -> None:
@@ -198,7 +199,7 @@ class Store:
                 (game_id, n, seat, data),
             )
         if entry.snapshot is not None:
-            data = dumps(entry.snapshot)
+            data = entry.snapshot
             written += len(data)
             pages += 3  # the snapshots' leaf, and the old records and snapshot deleted
             db.execute(

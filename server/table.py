@@ -335,7 +335,7 @@ class Table:
         version = self.data.version
         snapshot = None
         if version % self.settings.snapshot_every == 0 or outcome.game_row is not None:
-            snapshot = self.snapshot()
+            snapshot = self.records.snapshot_text()
         return Entry(version, record, snapshot, outcome.game_action, outcome.game_row)
 
     def _reload(

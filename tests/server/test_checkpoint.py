@@ -13,7 +13,7 @@ import pytest
 from longhall.server.app import create_app
 from longhall.server.checkpoint import Checkpointer
 from longhall.server.config import Settings
-from longhall.server.store import Entry, Store
+from longhall.server.store import Entry, Store, dumps
 
 from .conftest import seated
 
@@ -66,7 +66,7 @@ def wal_frames(path: Path) -> tuple[int, int]:
 
 
 def entry(seq: int, size: int = 0) -> Entry:
-    snapshot = {"seq": seq, "fill": "x" * size} if size else None
+    snapshot = dumps({"seq": seq, "fill": "x" * size}) if size else None
     return Entry(seq, {"type": "join", "seq": seq}, snapshot=snapshot)
 
 
