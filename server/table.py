@@ -461,7 +461,8 @@ class Table:
                 log.exception("could not send version %d to everyone", held.version)
         if not released:
             return
-        self.changed.notify_all()
+        if self._bots_may_act():  # a table without bots lets the bot runner sleep
+            self.changed.notify_all()
         if self.data.version > durable:
             return  # the lights follow once the rest is stored too
         for listener in list(self.listeners):
@@ -469,6 +470,16 @@ class Table:
                 listener(self)
             except Exception:
                 log.exception("a table listener failed")
+
+    def _bots_may_act(self) -> bool:
+        """Whether the bot runner may have something to do after a change: a seat played by a
+        bot (or a bot standing in), or NEXT to press by itself. Otherwise waking it would only
+        make it look and sleep again, a thread switched in and out on every command, and
+        competing with the command's thread for the interpreter while it writes to the screens
+        (the runner looks again every two seconds all the same)."""
+        return self.settings.auto_next is not None or any(
+            seat.bot is not None for seat in self.data.seats
+        )
 
     def notify(self, code: str, message: str, **params: Any) -> None:
         """Show a short notice on every screen (a button pressed too early, GPIO trouble)."""

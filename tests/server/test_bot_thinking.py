@@ -131,3 +131,23 @@ def test_a_bot_move_decided_on_a_stale_view_is_refused(longhall: Longhall) -> No
     assert eketorp(table).plans[turn.seat] == {}  # nothing changed
     (fresh,) = table.bot_turns()
     assert fresh.version > turn.version and fresh.state is not table.state  # a copy to think on
+
+
+def test_the_bot_runner_is_woken_only_where_a_bot_may_act(longhall: Longhall) -> None:
+    """A change wakes the bot runner only if a seat is played by a bot (or NEXT is pressed by
+    itself): at a table of phones it would look, find nothing and sleep, on every command."""
+    table = longhall.table
+    woken: list[int] = []
+    notify_all = table.changed.notify_all
+
+    def counted() -> None:
+        woken.append(table.data.version)
+        notify_all()
+
+    table.changed.notify_all = counted  # type: ignore[method-assign]
+    phones = seated(longhall, ["Anna", "Bob", "Cara"])
+    assert phones[0].send("start")["ok"]
+    assert phones[0].send("pause")["ok"] and phones[0].send("resume")["ok"]
+    assert woken == []  # phones only: the runner sleeps on
+    assert phones[0].send("botify", seat=2, bot="greedy")["ok"]  # a bot stands in for Cara
+    assert woken == [table.data.version]
