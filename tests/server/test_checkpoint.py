@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import shutil
 import sqlite3
 import struct
 import threading
@@ -14,6 +15,7 @@ from longhall.server.app import create_app
 from longhall.server.checkpoint import Checkpointer
 from longhall.server.config import Settings
 from longhall.server.store import Entry, Store, dumps
+from longhall.server.storecheck import diagnose
 
 from .conftest import seated
 
@@ -80,6 +82,28 @@ def assert_holds_up_to(path: Path, seq: int) -> None:
         assert records == [(seq, {"type": "join", "seq": seq})]
     finally:
         store.close()
+
+
+def test_the_log_is_laid_out_at_once_and_commits_write_over_it(tmp_path: Path) -> None:
+    """The store gives its log the size it grows to before a checkpoint, in zeros: a commit
+    then changes no file size (one sync instead of a sync and the file system's journal), and
+    the store as a power cut leaves it reads back every commit and passes the start-up check."""
+    store = Store(tmp_path / "longhall.sqlite3", checkpoint_pages=50)
+    wal = Path(f"{store.path}-wal")
+    laid_out = 32 + 50 * (store.page_size + 24)  # the log's header and 50 frames
+    assert wal.stat().st_size == laid_out
+    cut = tmp_path / "cut"
+    cut.mkdir()
+    try:
+        for seq in range(1, 11):
+            store.write([entry(seq, size=100 if seq < 10 else 0)])
+            assert wal.stat().st_size == laid_out  # written over the zeros
+        for suffix in ("", "-wal"):  # a power cut now: the files as the disk has them
+            shutil.copy(f"{store.path}{suffix}", cut / f"longhall.sqlite3{suffix}")
+    finally:
+        store.close()
+    assert diagnose(cut / "longhall.sqlite3") is None
+    assert_holds_up_to(cut / "longhall.sqlite3", 10)
 
 
 def test_the_log_is_folded_by_the_checkpointer_while_commands_go_on(
