@@ -194,6 +194,7 @@ def create_app(
     app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
     store = Store(settings.db_path)
+    store.lay_out_log()  # each commit then writes over the log, not past its end
     deflate.install()  # compress only the large messages (snapshots), not the small patches
 
     def send(ops: list[Outgoing]) -> None:

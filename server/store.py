@@ -112,45 +112,48 @@ class Store:
         ).fetchone()
         self.action_pages = 1 if "WITHOUT ROWID" in str(row[0]).upper() else 2
         with self.transaction():
-            # written again on every opening: the log then has its header, and can be laid out
             self.db.execute(
+                "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', ?)",
+                (str(SCHEMA_VERSION),),
+            )
+
+    def lay_out_log(self) -> None:
+        """Give the write-ahead log, at once, the size it grows to before the checkpointer
+        folds it in, written out in zeros (the server's store only, when it starts).
+
+        A commit that makes the log longer changes the file's size too, so the disk's sync of
+        that commit also commits the file system's journal: on this VM's disk a bare commit
+        took 0.25 to 0.30 ms at the median that way, 0.17 ms over a log already that long; on
+        a Pi's SD card the journal is one more slow write. SQLite writes over the start of its
+        log only once it has folded all of it in, so until the first checkpoint of a night
+        every command's commit made the log longer; laid out, each commit writes over zeros
+        the disk has already.
+
+        Safe for SQLite: it finds the end of its log by the frames' salts and checksums, which
+        zeros never match (on every opening, after a power cut as after a clean stop), and the
+        zeros go in past the end of the file, under SQLite's write lock (``BEGIN IMMEDIATE``),
+        so that no connection of this process or another (``longhall history``) writes to the
+        log meanwhile.
+        """
+        with self.transaction() as db:  # so that the log has its header: SQLite writes it
+            db.execute(
                 "INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', ?)",
                 (str(SCHEMA_VERSION),),
             )
-        self._lay_out_log(checkpoint_pages)
-
-    def _lay_out_log(self, frames: int) -> None:
-        """Give the write-ahead log its working size at once, written out in zeros.
-
-        A commit that makes the log longer changes the file's size too, so the disk's sync of
-        that commit also commits the file system's journal: on this VM's disk a commit then
-        took 0.25 to 0.30 ms at the median instead of 0.17 (``bench/serving.py`` prints a bare
-        commit's time), and on a Pi's SD card the journal is one more slow write. SQLite only
-        writes frames over the start of a log it has folded in, so before the first checkpoint
-        of a night every command's commit made the log longer. Laid out up front (the size it
-        grows to before the checkpointer folds it in), each commit writes over zeros that are
-        on the disk already.
-
-        Safe for SQLite: it finds the end of its log by the frames' salts and checksums, which
-        zeros never match (after a power cut as on any opening), and it writes the log only
-        through its own connection, which has not begun to since the commit above.
-        """
-        wal = Path(f"{self.path}-wal")
         frame = 24 + self.page_size  # a frame's header and its page
-        try:
+        target = 32 + frame * self.checkpointer.pages  # the log's header and its frames
+        wal = Path(f"{self.path}-wal")
+        with self.transaction():  # the write lock, nothing written
             size = wal.stat().st_size
-        except FileNotFoundError:
-            return
-        target = 32 + frame * frames  # the log's header and its frames
-        if size >= target or size < 32 or (size - 32) % frame:
-            return  # as large already, or not whole frames: left as SQLite made it
-        zeros = bytes(frame * 16)
-        with wal.open("r+b") as f:
-            f.seek(size)
-            while size < target:
-                size += f.write(zeros[: target - size])
-            f.flush()
-            os.fdatasync(f.fileno())
+            if size >= target or size < 32 or (size - 32) % frame:
+                return  # as long already, or not whole frames: left as SQLite made it
+            zeros = bytes(frame * 16)
+            with wal.open("r+b") as f:
+                f.seek(size)
+                while size < target:
+                    size += f.write(zeros[: target - size])
+                f.flush()
+                os.fdatasync(f.fileno())
 
     def close(self, truncate: bool = False) -> None:
         """Stop the checkpointer, fold the log into the file once more and close it.

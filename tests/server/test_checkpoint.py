@@ -85,10 +85,11 @@ def assert_holds_up_to(path: Path, seq: int) -> None:
 
 
 def test_the_log_is_laid_out_at_once_and_commits_write_over_it(tmp_path: Path) -> None:
-    """The store gives its log the size it grows to before a checkpoint, in zeros: a commit
+    """The server's store gives its log the size it grows to before a checkpoint, in zeros: a commit
     then changes no file size (one sync instead of a sync and the file system's journal), and
     the store as a power cut leaves it reads back every commit and passes the start-up check."""
     store = Store(tmp_path / "longhall.sqlite3", checkpoint_pages=50)
+    store.lay_out_log()
     wal = Path(f"{store.path}-wal")
     laid_out = 32 + 50 * (store.page_size + 24)  # the log's header and 50 frames
     assert wal.stat().st_size == laid_out

@@ -30,7 +30,7 @@ def entry(seq: int) -> Entry:
 
 
 def test_the_log_stays_bounded_under_back_to_back_commits(tmp_path: Path) -> None:
-    store = Store(tmp_path / "longhall.sqlite3", checkpoint_pages=PAGES)
+    store = Store(tmp_path / "longhall.sqlite3")
     store.checkpointer.close()  # never started: the store's, with the bound made small
     checkpointer = store.checkpointer = Checkpointer(store.path, pages=PAGES, limit=LIMIT)
     page = store.page_size + 24  # a frame of the log: a page and its header
@@ -67,7 +67,7 @@ def test_a_stuck_checkpoint_holds_up_one_commit_at_most(
         return real_fold(checkpointer, db)
 
     monkeypatch.setattr(Checkpointer, "_fold", fold)
-    store = Store(tmp_path / "longhall.sqlite3", checkpoint_pages=PAGES)
+    store = Store(tmp_path / "longhall.sqlite3")
     store.checkpointer.close()
     checkpointer = store.checkpointer = Checkpointer(store.path, PAGES, LIMIT, stall=0.01)
     try:
