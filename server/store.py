@@ -133,27 +133,36 @@ class Store:
         zeros never match (on every opening, after a power cut as after a clean stop), and the
         zeros go in past the end of the file, under SQLite's write lock (``BEGIN IMMEDIATE``),
         so that no connection of this process or another (``longhall history``) writes to the
-        log meanwhile.
+        log meanwhile. The file takes its new size in one step, whole frames, before the zeros
+        are written into it: a power cut in between leaves a log the start-up check
+        (``server/storecheck.py``) still finds whole.
         """
-        with self.transaction() as db:  # so that the log has its header: SQLite writes it
+        with self.transaction() as db:  # a change, so that SQLite gives the log its header
             db.execute(
-                "INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', ?)",
-                (str(SCHEMA_VERSION),),
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('opened', ?)",
+                (str(time.time()),),
             )
         frame = 24 + self.page_size  # a frame's header and its page
         target = 32 + frame * self.checkpointer.pages  # the log's header and its frames
         wal = Path(f"{self.path}-wal")
         with self.transaction():  # the write lock, nothing written
-            size = wal.stat().st_size
+            try:
+                size = wal.stat().st_size
+            except FileNotFoundError:  # no log (not in WAL mode): nothing to lay out
+                return
             if size >= target or size < 32 or (size - 32) % frame:
                 return  # as long already, or not whole frames: left as SQLite made it
-            zeros = bytes(frame * 16)
-            with wal.open("r+b") as f:
-                f.seek(size)
-                while size < target:
-                    size += f.write(zeros[: target - size])
-                f.flush()
-                os.fdatasync(f.fileno())
+            try:
+                with wal.open("r+b") as f:
+                    os.ftruncate(f.fileno(), target)  # its size first, in whole frames
+                    f.seek(size)
+                    zeros = bytes(frame * 16)
+                    while size < target:
+                        size += f.write(zeros[: target - size])
+                    f.flush()
+                    os.fdatasync(f.fileno())
+            except OSError:  # a full disk: the log grows with each commit, as it did before
+                log.warning("could not lay out the log of %s", self.path, exc_info=True)
 
     def close(self, truncate: bool = False) -> None:
         """Stop the checkpointer, fold the log into the file once more and close it.

@@ -68,6 +68,8 @@ class Table:
         self.settings = settings
         self.publish = publish
         self.lock = threading.RLock()
+        # Notified once a change is on the disk, but only where a bot may act on it (see
+        # _bots_may_act): wait on it with a timeout, as the bot runner does.
         self.changed = threading.Condition(self.lock)
         self.listeners: list[Callable[[Table], None]] = []
         self.hardware: dict[str, Any] = {"status": "off", "code": None, "message": None}

@@ -8,9 +8,11 @@ import sqlite3
 import struct
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from longhall.server import store as store_module
 from longhall.server.app import create_app
 from longhall.server.checkpoint import Checkpointer
 from longhall.server.config import Settings
@@ -84,27 +86,91 @@ def assert_holds_up_to(path: Path, seq: int) -> None:
         store.close()
 
 
+def power_cut(path: Path, folder: Path) -> Path:
+    """A copy of the store at ``path`` as the disk holds it now, as a power cut would leave it
+    (no ``-shm``: SQLite reads the log again from its start)."""
+    folder.mkdir()
+    for suffix in ("", "-wal"):
+        shutil.copy(f"{path}{suffix}", folder / f"{path.name}{suffix}")
+    return folder / path.name
+
+
 def test_the_log_is_laid_out_at_once_and_commits_write_over_it(tmp_path: Path) -> None:
-    """The server's store gives its log the size it grows to before a checkpoint, in zeros: a commit
-    then changes no file size (one sync instead of a sync and the file system's journal), and
-    the store as a power cut leaves it reads back every commit and passes the start-up check."""
+    """The server's store gives its log the size it grows to before a checkpoint, in zeros: a
+    commit then changes no file size (one sync instead of a sync and the file system's
+    journal). Cut off at any point, before or after the log starts over, the store passes the
+    start-up check and reads back every commit."""
     store = Store(tmp_path / "longhall.sqlite3", checkpoint_pages=50)
     store.lay_out_log()
     wal = Path(f"{store.path}-wal")
     laid_out = 32 + 50 * (store.page_size + 24)  # the log's header and 50 frames
     assert wal.stat().st_size == laid_out
-    cut = tmp_path / "cut"
-    cut.mkdir()
     try:
         for seq in range(1, 11):
             store.write([entry(seq, size=100 if seq < 10 else 0)])
             assert wal.stat().st_size == laid_out  # written over the zeros
-        for suffix in ("", "-wal"):  # a power cut now: the files as the disk has them
-            shutil.copy(f"{store.path}{suffix}", cut / f"longhall.sqlite3{suffix}")
+        first = power_cut(store.path, tmp_path / "cut1")
+        restarts, _ = wal_frames(store.path)
+        other = sqlite3.connect(store.path)
+        busy, frames, folded = other.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
+        assert busy == 0 and folded == frames  # all of it in the file: the next commit restarts it
+        other.close()
+        for seq in range(11, 16):  # the log starts over, over its own old frames and zeros
+            store.write([entry(seq, size=100 if seq < 15 else 0)])
+        assert wal_frames(store.path)[0] == restarts + 1
+        assert wal.stat().st_size == laid_out
+        second = power_cut(store.path, tmp_path / "cut2")
     finally:
         store.close()
-    assert diagnose(cut / "longhall.sqlite3") is None
-    assert_holds_up_to(cut / "longhall.sqlite3", 10)
+    for cut, last in ((first, 10), (second, 15)):
+        assert diagnose(cut) is None
+        assert_holds_up_to(cut, last)
+
+
+class _TornLog:
+    """The log file as the lay-out writes it, with the power going half-way through a write."""
+
+    def __init__(self, file: Any) -> None:
+        self.file = file
+
+    def __enter__(self) -> _TornLog:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.file.close()
+
+    def __getattr__(self, name: str) -> Any:  # fileno, seek, flush
+        return getattr(self.file, name)
+
+    def write(self, data: bytes) -> int:
+        self.file.write(data[: len(data) // 2 + 100])  # not even whole frames
+        self.file.flush()
+        raise OSError("the power went")
+
+
+def test_a_lay_out_cut_off_leaves_a_whole_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The power goes while the log is being laid out: the store is whole all the same (the
+    start-up check finds no log cut in the middle of a frame), and the server starts."""
+
+    class TornPath(type(Path())):  # type: ignore[misc]
+        def open(self, *args: Any, **kwargs: Any) -> Any:
+            file = super().open(*args, **kwargs)
+            return _TornLog(file) if self.name.endswith("-wal") else file
+
+    store = Store(tmp_path / "longhall.sqlite3", checkpoint_pages=50)
+    try:
+        store.write([entry(1, size=100)])
+        store.write([entry(2)])
+        monkeypatch.setattr(store_module, "Path", TornPath)
+        store.lay_out_log()  # the cut is logged, not raised: the server serves on
+        monkeypatch.undo()
+        cut = power_cut(store.path, tmp_path / "cut")
+    finally:
+        store.close()
+    assert diagnose(cut) is None
+    assert_holds_up_to(cut, 2)
 
 
 def test_the_log_is_folded_by_the_checkpointer_while_commands_go_on(

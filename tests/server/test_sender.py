@@ -17,6 +17,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from engineio import packet as engineio_packet
+from wsproto.frame_protocol import Opcode, RsvBits
 
 from longhall.server import deflate
 from longhall.server.config import Settings
@@ -343,6 +344,23 @@ def test_patches_are_compressed_only_when_much_larger_than_snapshots_are() -> No
     assert conn.compressed == [False, True, True, False]
     conn.ours.close()
     conn.theirs.close()
+
+
+def test_wsprotos_own_path_compresses_by_the_same_rule() -> None:
+    """What python-socketio writes through simple-websocket (wsproto's own deflate, which
+    :class:`deflate.LargeOnlyDeflate` wraps) follows the same rule as the sender's frames."""
+    ext = deflate.LargeOnlyDeflate()
+    assert "server_no_context_takeover" in str(ext.accept("permessage-deflate"))
+    server = SimpleNamespace(client=False)  # the wsproto connection, as the extension sees it
+    body = b"x" * 5000
+    for data, compressed in (
+        (b'42["patch",{"ops":"' + body + b'"}]', False),
+        (b'42["snapshot",{"table":"' + body + b'"}]', True),
+        (b'42["patch",{"ops":"' + body * 2 + b'"}]', True),
+    ):
+        rsv, out = ext.frame_outbound(server, Opcode.TEXT, RsvBits(False, False, False), data, True)
+        assert rsv.rsv1 is compressed
+        assert (out == data) is not compressed
 
 
 class _Ended(threading.Event):
