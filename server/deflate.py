@@ -10,17 +10,18 @@ patch only from :data:`PATCH_COMPRESS_FROM`.
 Patches have the higher threshold because they are the hot path: every command sends one to
 every room, and a round's reveal makes them 4 to 6 KB each. Compressing those costs the Pi CPU
 on every such command and each screen an inflate before it can show the change, to save a few
-kilobytes on a local Wi-Fi. Measured with ``bench/serving.py`` (docs/performance.md, "Patches
-compressed only from 8 KB"): with patches compressed from 1 KB, as snapshots are, a command's
-99th percentile was 1.5 times what it is with this threshold, and its CPU 1.15 times, for 420
-instead of 720 bytes per command on a phone's wire. A snapshot goes to one connection when it
-connects or asks again (a phone whose Wi-Fi was weak): there the bytes are worth the CPU.
+kilobytes on a local Wi-Fi. Measured with ``bench/serving.py`` (docs/performance.md, "five
+changes; patches compressed only from 8 KB"): with patches compressed from 1 KB, as snapshots
+are, a command's 99th percentile was 1.5 times what it is with this threshold, and its CPU 1.15
+times, for 420 instead of 720 bytes per command on a phone's wire. A snapshot goes to one
+connection when it connects or asks again (a phone whose Wi-Fi was weak): there the bytes are
+worth the CPU.
 
-The large messages go to a whole room at once: the
-server answers every offer with ``server_no_context_takeover`` (which RFC 7692, 7.1.1.1, lets a
-server add to any offer it accepts), so each message it compresses stands alone, and the sender
-(``server/sender.py``) compresses it once and writes the same frame to every connection of the
-room that negotiated the extension (:func:`frame`).
+The large messages go to a whole room at once: the server answers every offer with
+``server_no_context_takeover`` (which RFC 7692, 7.1.1.1, lets a server add to any offer it
+accepts), so each message it compresses stands alone, and the sender (``server/sender.py``)
+compresses it once and writes the same frame to every connection of the room that negotiated the
+extension (:func:`frame`).
 """
 
 from __future__ import annotations
