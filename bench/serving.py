@@ -15,7 +15,8 @@ Printed for each: p50 and p99, the server's CPU time per command over the timed 
 peak resident memory (VmHWM), and the bytes one phone received per command on the wire; then
 the ratios Longhall / boardgame.io. The runs alternate (peer first, then Longhall first) so a
 change in the machine's load falls on both. Node and npm install boardgame.io into /tmp, as the
-peer's run.sh does.
+peer's run.sh does. Last, Longhall's five slowest commands of each run, by kind: what its 99th
+percentile is made of (of 300 commands, the fourth slowest is the p99).
 
 Before each Longhall run, a bare SQLite commit of one record (WAL, ``synchronous=FULL``, as the
 store writes) is timed in the same directory the server's store is made in: what this disk's
@@ -295,6 +296,9 @@ def main() -> None:
         print(f"compared: the Longhall of {args.compare}")
     print(table(rows, others))
     print(f"longhall serve -> healthy /healthz: {rows[-1][1]['startup_s']} s")
+    print("Longhall's five slowest commands, per run (ms):")
+    for _, ours in rows:
+        print("  " + ", ".join(f"{what} {ms:.1f}" for ms, what in ours.get("slowest", [])))
 
 
 def _load(load: tuple[float, float, float]) -> str:

@@ -9,8 +9,9 @@
 // state. boardgame.io: seat 0's `bump` move of ../shared/peers/boardgameio (the same loop as its
 // clients.js). Longhall: a real 6-player game of Eketorp, each command chosen at random among the
 // acting phone's legal moves in its own view. Prints one line of JSON: latencies, the server's CPU
-// time per command over the timed commands (from /proc), and the bytes one phone received per
-// command on the wire (after compression, WebSocket frames included).
+// time per command over the timed commands (from /proc), the bytes one phone received per
+// command on the wire (after compression, WebSocket frames included), and (Longhall) the five
+// slowest commands: what makes the 99th percentile.
 'use strict';
 const fs = require('fs');
 const { io } = require('socket.io-client');
@@ -138,7 +139,7 @@ async function longhall() {
     }
     return [phones[0], 'table', { action: { type: phones[0].view.game.public.table_actions[0] } }];
   };
-  const lat = [];
+  const lat = [], timed = []; // timed: [ms, what the command was], for the slowest few
   let cpu0 = 0, bytes0 = 0, payload = { bytes: 0 };
   for (let k = 0; k < WARMUP + iters; k++) {
     if (phones[0].view.table.status !== 'playing') break;
@@ -149,11 +150,16 @@ async function longhall() {
     const all = Promise.all(screens.map(s => s.until(target)));
     version = await send(phone, type, fields);
     await all;
-    if (k >= WARMUP) lat.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    if (k >= WARMUP) {
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      lat.push(ms);
+      timed.push([ms, type === 'act' ? fields.action.type : `${type}:${fields.action.type}`]);
+    }
   }
+  timed.sort((a, b) => b[0] - a[0]);
   const result = summary('Longhall', lat, cpuSeconds() - cpu0, wireBytes(phones[1].socket) - bytes0,
     { deflate: phones[1].socket.io.engine.transport.ws._extensions['permessage-deflate'] !== undefined,
-      phone_payload_bytes_per_command: payload.bytes / lat.length });
+      phone_payload_bytes_per_command: payload.bytes / lat.length, slowest: timed.slice(0, 5) });
   screens.forEach(s => s.socket.disconnect());
   return result;
 }
