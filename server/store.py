@@ -31,6 +31,7 @@ from typing import Any
 
 from .checkpoint import PAGES, Checkpointer
 from .frozen import dumper
+from .storecheck import FRAME_HEADER, WAL_HEADER
 
 log = logging.getLogger("longhall.store")
 
@@ -142,15 +143,15 @@ class Store:
                 "INSERT OR REPLACE INTO meta (key, value) VALUES ('opened', ?)",
                 (str(time.time()),),
             )
-        frame = 24 + self.page_size  # a frame's header and its page
-        target = 32 + frame * self.checkpointer.pages  # the log's header and its frames
+        frame = FRAME_HEADER + self.page_size
+        target = WAL_HEADER + frame * self.checkpointer.pages
         wal = Path(f"{self.path}-wal")
         with self.transaction():  # the write lock, nothing written
             try:
                 size = wal.stat().st_size
             except FileNotFoundError:  # no log (not in WAL mode): nothing to lay out
                 return
-            if size >= target or size < 32 or (size - 32) % frame:
+            if size >= target or size < WAL_HEADER or (size - WAL_HEADER) % frame:
                 return  # as long already, or not whole frames: left as SQLite made it
             try:
                 with wal.open("r+b") as f:
