@@ -1,14 +1,14 @@
 """Compiled parts of the engines, built on the machine itself: Eketorp's random play-out in C.
 
 The engines stay pure (no OS, no files): the C source sits beside its Python twin
-(``games/eketorp/native/playout.c``), and this adapter compiles it with the machine's C compiler
+(``games/eketorp/native/*.c``), and this adapter compiles it with the machine's C compiler
 (``$CC``, else ``cc``, else ``gcc``; no Python headers needed, loaded through ctypes) and hands the
 engine a loader (:func:`install`, called at start-up by ``longhall serve`` and ``simulate``, the
 benchmarks and the tests).
 
 The library goes to a folder outside the sources (``$LONGHALL_NATIVE_DIR``, else the virtual
 environment's ``longhall-native/``, else ``~/.cache/longhall``) under a name holding the hash of
-the source as compiled (the layout's ``#define`` lines, ``playout.c``, the flags): a library built
+the source as compiled (the layout's ``#define`` lines, the C files, the flags): a library built
 from other sources is never loaded. Where no compiler is at hand, or the folder cannot be written
 (the appliance's service), the Python play-out plays the same games.
 ``python -m longhall.server.compiled`` builds it (``./run`` does, when it can).
@@ -27,14 +27,14 @@ from pathlib import Path
 
 from ..games.eketorp import native
 
-SOURCE = Path(native.__file__).with_name(native.SOURCE_NAME)
+SOURCES = tuple(Path(native.__file__).with_name(name) for name in native.SOURCE_NAMES)
 CFLAGS = ("-O2", "-shared", "-fPIC", "-std=c99")
 PREFIX = "eketorp_playout-"
 
 
 def source_text() -> str:
-    """The C source as compiled: the layout's offsets, then ``playout.c``."""
-    return native.defines() + SOURCE.read_text()
+    """The C source as compiled: the layout's offsets, then the C files in their order."""
+    return native.defines() + "".join(source.read_text() for source in SOURCES)
 
 
 def build_dir() -> Path:

@@ -35,7 +35,8 @@ def test_the_compiled_play_out_is_built_and_loaded() -> None:
     """With a compiler at hand the tests play the compiled path, not the fallback."""
     assert native.available(), "a compiler is here but the compiled play-out did not load"
     assert compiled.library_path().exists()
-    assert compiled.build_dir() not in compiled.SOURCE.parents  # never beside the sources
+    for source in compiled.SOURCES:  # never beside the sources
+        assert compiled.build_dir() not in source.parents
 
 
 def _native_step(st: EketorpState, rngs: list[Rng]) -> None:
@@ -160,8 +161,8 @@ def test_a_library_built_from_other_sources_is_never_loaded(
     first = compiled.build()
     assert first.parent == tmp_path and first.exists()
     edited = tmp_path / "playout.c"
-    edited.write_text(compiled.SOURCE.read_text() + "\n/* edited */\n")
-    monkeypatch.setattr(compiled, "SOURCE", edited)
+    edited.write_text(compiled.SOURCES[-1].read_text() + "\n/* edited */\n")
+    monkeypatch.setattr(compiled, "SOURCES", (*compiled.SOURCES[:-1], edited))
     assert compiled.library_path() != first
     second = compiled.build()
     assert second.exists() and not first.exists()

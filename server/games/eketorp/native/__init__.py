@@ -1,4 +1,4 @@
-"""Eketorp's random play-out in whole steps, compiled: the rules of ``playout.c``, and the flat
+"""Eketorp's random play-out in whole steps, compiled: the rules of its C files, and the flat
 state it plays on.
 
 The same game as :func:`..playout.random_playout` in Python, some nine times faster: the state
@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 # addresses of the three arrays
 Engine = Callable[[int, int, int, int, int], int]
 
-SOURCE_NAME = "playout.c"  # beside this module
+# beside this module; compiled as one file, in this order (the layout's #defines first)
+SOURCE_NAMES = ("state.c", "fights.c", "playout.c")
 
 # -- the flat state's layout (written into the C source as #defines) ----------------------------
 
@@ -115,7 +116,7 @@ O_BESIDE = OFFSETS["BESIDE"]
 O_CASTLES = OFFSETS["CASTLES"]
 O_FRESH = OFFSETS["FRESH"]
 
-# the phases a play-out rests in between whole steps, by their number in playout.c
+# the phases a play-out rests in between whole steps, by their number in state.c (P_*)
 PHASES = ("planning", "reveal", "pick", "sharing", "building", "round_end", "over")
 _PHASE_ID = {name: k for k, name in enumerate(PHASES)}
 _STONE_ID = {stone: k for k, stone in enumerate(R.STONES)}
@@ -130,7 +131,7 @@ _KEY_ID = {name: k for k, name in enumerate(KEY_NAMES)}
 
 
 def defines() -> str:
-    """The layout as C ``#define`` lines, written before ``playout.c`` when it is compiled."""
+    """The layout as C ``#define`` lines, written before the C source when it is compiled."""
     lines = [f"#define O_{name} {at}" for name, at in OFFSETS.items()]
     lines += [
         f"#define {name} {value}"
@@ -205,7 +206,7 @@ def _put_list(s: list[int], at: int, cap: int, items: list[int]) -> bool:
 
 
 def _pack(st: EketorpState) -> list[int] | None:
-    """The state as the flat array ``playout.c`` reads, or None if it plays no such state."""
+    """The state as the flat array the C play-out reads, or None if it plays no such state."""
     n = st.n
     phase = _PHASE_ID.get(st.phase)
     if phase is None or st.fight is not None or len(st.deck) > DECK_CAP:
