@@ -206,17 +206,6 @@ class Store:
 
     # -- the journal -------------------------------------------------------------------------
 
-    def append(
-        self,
-        seq: int,
-        record: dict[str, Any],
-        snapshot: str | None = None,
-        game_action: tuple[int, int, int | None, dict[str, Any]] | None = None,
-        game_row: dict[str, Any] | None = None,
-    ) -> None:
-        """Durably append one accepted command, with what it changes in the game history."""
-        self.write([Entry(seq, record, snapshot, game_action, game_row)])
-
     def write(self, entries: list[Entry]) -> None:
         """Durably append accepted commands, in order, in one transaction: one wait for the
         disk however many they are (the table's group commit)."""
