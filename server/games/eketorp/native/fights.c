@@ -269,4 +269,3 @@ static void fights_step(G *g) {
         }
     }
 }
-
