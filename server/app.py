@@ -253,8 +253,9 @@ def create_app(
     )
     sessions = SessionGuard(socketio.server)
     # What the handling of one client's message sends (the update to every room, the answer to
-    # the command) makes one batch, written once the handler is done by this connection's thread
-    # itself while the sender is idle (else the sender is woken once).
+    # the command) is written by this connection's thread itself while the sender is idle (else
+    # the sender is woken once): each room's update as soon as it is made, the rest once the
+    # handler is done.
     handle_message = socketio.server.eio.handlers["message"]
 
     def on_message(eio_sid: str, data: Any) -> Any:

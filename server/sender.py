@@ -17,11 +17,13 @@ long-polling and upgraded keeps engine.io's own path throughout.
 
 A large message (a snapshot) is compressed once for all the connections that asked for
 permessage-deflate (``server/deflate.py``). What the handling of one client message sends (a
-command's update to every room and its answer) is queued as one batch, written by that client's
-connection thread itself when the sender is idle (no thread woken: the bytes leave as soon as
-the command is done), else by the sender woken once; messages to compress are left to the
-sender thread (:meth:`Sender.held`). And each WebSocket is read in its connection's own thread
-(:meth:`DirectWebSocket.wait`), not in a simple-websocket thread of its own.
+command's update to every room and its answer) is written by that client's connection thread
+itself when the sender is idle (no thread woken), else by the sender woken once: each room's
+update as soon as it is made, while nothing waits before it, so that the first screens read
+theirs while the next rooms' are made, and the rest once the handler is done. Messages to
+compress are left to the sender thread (:meth:`Sender.held`). And each WebSocket is read in its
+connection's own thread (:meth:`DirectWebSocket.wait`), not in a simple-websocket thread of its
+own.
 """
 
 from __future__ import annotations
@@ -69,7 +71,8 @@ class Sender:
         self.slow: set[int] = set()  # engine.io sockets (by id) that went back to their own writer
         self.routes: dict[str, DirectWebSocket] = {}  # engine.io session id -> its WebSocket
         self.thread: threading.Thread | None = None
-        self._held = threading.local()  # how deep this thread is in :meth:`held`
+        # how deep this thread is in :meth:`held` (``depth``), and whether it writes (``writes``)
+        self._held = threading.local()
         self.writing = False  # a thread (the sender or a connection's) is writing a batch
 
     def install(self, eio: Any) -> None:
@@ -124,8 +127,15 @@ class Sender:
                 routed.append((eio_socket, ws, message))
         if routed:
             with self.ready:
+                # a thread that writes its own batch writes each room's message as soon as it is
+                # made, if nothing else waits: the first screens start reading it while the next
+                # rooms' messages are made
+                now = not self.items and not self.writing and getattr(self._held, "writes", False)
                 self.items.extend(routed)
-                self._wake()
+                if not now:
+                    self._wake()
+                    return
+            self._write_here()
 
     def send(self, eio_socket: Any, ws: DirectWebSocket, pkt: Any) -> None:
         """engine.io's ``Socket.send`` for a routed socket."""
@@ -146,14 +156,19 @@ class Sender:
         With ``write`` (a client's message, handled in its connection's thread), this thread
         writes the batch itself if the sender is not writing: the bytes leave without waiting
         for the sender thread to be woken and to get the GIL, and without that wake-up's cost.
+        It also writes each room's message (:meth:`emit`) as soon as it is made, if nothing is
+        queued before it: the screens of the first rooms read it while the next ones are made.
         """
         depth = getattr(self._held, "depth", 0)
         self._held.depth = depth + 1
+        if depth == 0:
+            self._held.writes = write
         try:
             yield
         finally:
             self._held.depth = depth
             if depth == 0:
+                self._held.writes = False
                 if write:
                     self._write_here()
                 else:

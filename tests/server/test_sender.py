@@ -16,7 +16,9 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
 from engineio import packet as engineio_packet
+from socketio import packet as socketio_packet
 from wsproto.frame_protocol import Opcode, RsvBits
 
 from longhall.server import deflate
@@ -257,6 +259,7 @@ class _Conn:
         self.ws = type("WS", (), {"deflate": bits})()
         self.ws.ws = type("Server", (), {"connected": True, "sock": self.ours})()
         self.compressed: list[bool] = []  # whether each message came compressed, in order
+        self.closed, self.last_ping = False, 0.0  # what Sender.emit looks at first
 
     def check_ping_timeout(self) -> bool:
         return True
@@ -322,6 +325,47 @@ def test_a_connection_thread_writes_its_batch_and_leaves_compression_to_the_send
     for conn in (plain, deflating):
         conn.ours.close()
         conn.theirs.close()
+
+
+def test_a_commands_thread_writes_each_rooms_message_as_soon_as_it_is_made() -> None:
+    """In a command's thread (which writes its own batch), a room's message is written as soon
+    as it is made, before the next room's is: the first screens read it meanwhile. Once anything
+    waits in the queue (here the command's answer, which goes when the handler is done), a
+    room's message waits behind it: nothing overtakes what was sent before it."""
+    sender = Sender(threading.RLock())
+    table, phone = _Conn("table", None), _Conn("phone", 15)
+    rooms = {"public": [table], "seat:0": [phone]}
+    for conn in (table, phone):
+        sender.routes[conn.sid] = conn.ws
+    sio = SimpleNamespace(
+        packet_class=socketio_packet.Packet,
+        eio=SimpleNamespace(sockets={c.sid: c for c in (table, phone)}, ping_timeout=20.0),
+        manager=SimpleNamespace(
+            get_participants=lambda _, room: [(c.sid, c.sid) for c in rooms[room]]
+        ),
+    )
+    answer = engineio_packet.Packet(engineio_packet.MESSAGE, '30[{"ok":true}]')
+    try:
+        _command_with_two_rooms(sender, sio, table, phone, answer)
+    finally:
+        for conn in (table, phone):
+            conn.ours.close()
+            conn.theirs.close()
+
+
+def _command_with_two_rooms(
+    sender: Sender, sio: Any, table: _Conn, phone: _Conn, answer: Any
+) -> None:
+    with sender.held(write=True):
+        sender.emit(sio, "patch", {"seq": 1}, "public")
+        assert table.frames(1) == ['42["patch",{"seq":1}]']  # written already
+        sender.put(phone, phone.ws, answer)  # held until the handler is done
+        sender.emit(sio, "patch", {"seq": 2}, "seat:0")
+        phone.theirs.setblocking(False)
+        with pytest.raises(BlockingIOError):  # behind the answer: nothing written to it yet
+            phone.theirs.recv(1)
+    assert phone.frames(2) == ['430[{"ok":true}]', '42["patch",{"seq":2}]']
+    assert not sender.items and sender.thread is None  # all written here, no thread woken
 
 
 def test_patches_are_compressed_only_when_much_larger_than_snapshots_are() -> None:
