@@ -128,14 +128,14 @@ class Sender:
         if routed:
             with self.ready:
                 # a thread that writes its own batch writes each room's message as soon as it is
-                # made, if nothing else waits: the first screens start reading it while the next
-                # rooms' messages are made
-                now = not self.items and not self.writing and getattr(self._held, "writes", False)
-                self.items.extend(routed)
-                if not now:
+                # made, if nothing waits before it: the first screens start reading it while the
+                # next rooms' messages are made
+                if self.items or self.writing or not getattr(self._held, "writes", False):
+                    self.items.extend(routed)
                     self._wake()
                     return
-            self._write_here()
+                self.writing = True
+            self._write_now(routed)
 
     def send(self, eio_socket: Any, ws: DirectWebSocket, pkt: Any) -> None:
         """engine.io's ``Socket.send`` for a routed socket."""
@@ -199,6 +199,11 @@ class Sender:
             batch = list(self.items)
             self.items.clear()
             self.writing = True
+        self._write_now(batch)
+
+    def _write_now(self, batch: list[Item]) -> None:
+        """Write ``batch`` in this thread, which set ``self.writing``; what is left to the sender
+        (from the first message to compress on) goes back before anything queued since."""
         rest: list[Item] = []
         try:
             rest = self._write_batch(batch, here=True)
