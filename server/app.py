@@ -254,7 +254,7 @@ def create_app(
     sessions = SessionGuard(socketio.server)
     # What the handling of one client's message sends (the update to every room, the answer to
     # the command) is written by this connection's thread itself while the sender is idle (else
-    # the sender is woken once): each room's update as soon as it is made, the rest once the
+    # the sender writes it): each room's update as soon as it is made, the rest once the
     # handler is done.
     handle_message = socketio.server.eio.handlers["message"]
 

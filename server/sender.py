@@ -8,20 +8,21 @@ to a whole room: one frame for all of it) and writes it to each socket without b
 
 Order is kept per connection: everything a socket sends (its handshake, the table's messages,
 the answers to its commands, engine.io's pings and its close) goes through the sender's one
-queue, in the order it was sent. A connection whose kernel buffer is full (a phone on a weak
-Wi-Fi that stopped reading) is not waited for: from then on its packets go back to its own
-engine.io writer thread, which may block on it alone, until that thread has written all of them:
-then the sender writes to it again (a phone that read slowly for a moment, or whose frame met a
-pong on its way, is not left on the slow path for good). A connection that started on
-long-polling and upgraded keeps engine.io's own path throughout.
+queue, in the order it was sent, and one writer at a time empties it; a message is written
+without the queue only when the queue is empty and no one is writing. A connection whose kernel
+buffer is full (a phone on a weak Wi-Fi that stopped reading) is not waited for: from then on its
+packets go back to its own engine.io writer thread, which may block on it alone, until that
+thread has written all of them: then the sender writes to it again (a phone that read slowly
+for a moment, or whose frame met a pong on its way, is not left on the slow path for good). A
+connection that started on long-polling and upgraded keeps engine.io's own path throughout.
 
 A large message (a snapshot) is compressed once for all the connections that asked for
 permessage-deflate (``server/deflate.py``). What the handling of one client message sends (a
 command's update to every room and its answer) is written by that client's connection thread
-itself when the sender is idle (no thread woken), else by the sender woken once: each room's
-update as soon as it is made, while nothing waits before it, so that the first screens read
-theirs while the next rooms' are made, and the rest once the handler is done. Messages to
-compress are left to the sender thread (:meth:`Sender.held`). And each WebSocket is read in its
+itself when the sender is idle (no thread woken), else by the sender: each room's update as soon
+as it is made, while nothing waits before it, so that the first screens read theirs while the
+next rooms' are made, and the rest once the handler is done. Messages to compress are left to
+the sender thread (:meth:`Sender.held`). And each WebSocket is read in its
 connection's own thread (:meth:`DirectWebSocket.wait`), not in a simple-websocket thread of its
 own.
 """
@@ -106,7 +107,8 @@ class Sender:
     def emit(self, sio: Any, event: str, payload: Any, to: str) -> None:
         """Send one Socket.IO event to a room or a connection: encoded once, and queued for all
         its routed sockets at once (python-socketio's emit takes each socket through four layers
-        and a lock of its own). Any other socket gets it the usual way."""
+        and a lock of its own), or written to them at once by a thread that writes its own batch
+        (:meth:`held`) while the queue is empty. Any other socket gets it the usual way."""
         pkt = sio.packet_class(socketio_packet.EVENT, namespace="/", data=[event, payload])
         message = engineio_packet.Packet(engineio_packet.MESSAGE, pkt.encode())
         sockets = sio.eio.sockets
@@ -149,15 +151,17 @@ class Sender:
 
     @contextlib.contextmanager
     def held(self, write: bool = False) -> Iterator[None]:
-        """Queue what this thread sends meanwhile without waking the sender, then wake it once:
-        a command's update to every room and its answer make one batch, written once the
-        command's thread is done, instead of a wake-up (and a fight for the GIL) per room.
+        """Queue what this thread sends meanwhile without waking the sender, then wake it once,
+        when this thread is done, instead of a wake-up (and a fight for the GIL) per room.
 
         With ``write`` (a client's message, handled in its connection's thread), this thread
-        writes the batch itself if the sender is not writing: the bytes leave without waiting
-        for the sender thread to be woken and to get the GIL, and without that wake-up's cost.
-        It also writes each room's message (:meth:`emit`) as soon as it is made, if nothing is
-        queued before it: the screens of the first rooms read it while the next ones are made.
+        writes what it sends itself if the sender is not writing: the bytes leave without
+        waiting for the sender thread to be woken and to get the GIL, and without that
+        wake-up's cost. Each room's message (:meth:`emit`) is written as soon as it is made, if
+        nothing is queued before it, so that the screens of the first rooms read it while the
+        next ones are made; the rest (the command's answer, what found something queued before
+        it) when this thread is done. A message to compress, and what follows it, is left to
+        the sender thread, woken for it.
         """
         depth = getattr(self._held, "depth", 0)
         self._held.depth = depth + 1
