@@ -4,6 +4,7 @@ reading must hold up nobody, and must still get every message, in order, once it
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import queue
@@ -16,7 +17,6 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-import pytest
 from engineio import packet as engineio_packet
 from socketio import packet as socketio_packet
 from wsproto.frame_protocol import Opcode, RsvBits
@@ -271,19 +271,35 @@ class _Conn:
         data = b""
         while len(out) < count:
             data += self.theirs.recv(65536)
-            while len(data) >= 2:
-                size, start = data[1] & 0x7F, 2
-                if size == 126:
-                    size, start = struct.unpack("!H", data[2:4])[0], 4
-                if len(data) < start + size:
-                    break
-                compressed = bool(data[0] & 0x40)  # RSV1
-                self.compressed.append(compressed)
-                payload, data = data[start : start + size], data[start + size :]
-                if compressed:  # inflated as a browser does (RFC 7692 7.2.2)
-                    payload = zlib.decompressobj(-15).decompress(payload + b"\x00\x00\xff\xff")
-                out.append(payload.decode())
+            data = self._take(data, out)
         return out
+
+    def written(self) -> list[str]:
+        """The messages written to this connection so far and not read yet, without waiting
+        (a write to a socket pair is in its other end when ``send`` returns)."""
+        data = b""
+        with contextlib.suppress(BlockingIOError):
+            while chunk := self.theirs.recv(65536, socket.MSG_DONTWAIT):
+                data += chunk
+        out: list[str] = []
+        assert self._take(data, out) == b"", "a frame written in part"
+        return out
+
+    def _take(self, data: bytes, out: list[str]) -> bytes:
+        """Append the whole frames at the start of ``data`` to ``out``; return the rest."""
+        while len(data) >= 2:
+            size, start = data[1] & 0x7F, 2
+            if size == 126:
+                size, start = struct.unpack("!H", data[2:4])[0], 4
+            if len(data) < start + size:
+                break
+            compressed = bool(data[0] & 0x40)  # RSV1
+            self.compressed.append(compressed)
+            payload, data = data[start : start + size], data[start + size :]
+            if compressed:  # inflated as a browser does (RFC 7692 7.2.2)
+                payload = zlib.decompressobj(-15).decompress(payload + b"\x00\x00\xff\xff")
+            out.append(payload.decode())
+        return data
 
 
 def test_a_connection_thread_writes_its_batch_and_leaves_compression_to_the_sender() -> None:
@@ -330,8 +346,9 @@ def test_a_connection_thread_writes_its_batch_and_leaves_compression_to_the_send
 def test_a_commands_thread_writes_each_rooms_message_as_soon_as_it_is_made() -> None:
     """In a command's thread (which writes its own batch), a room's message is written as soon
     as it is made, before the next room's is: the first screens read it meanwhile. Once anything
-    waits in the queue (here the command's answer, which goes when the handler is done), a
-    room's message waits behind it: nothing overtakes what was sent before it."""
+    waits in the queue (here the command's answer, which goes when the handler is done), or
+    another thread is writing, a room's message waits its turn: nothing overtakes what was sent
+    before it. A thread that does not write its own batch (a bot's move, a button) only queues."""
     sender = Sender(threading.RLock())
     table, phone = _Conn("table", None), _Conn("phone", 15)
     rooms = {"public": [table], "seat:0": [phone]}
@@ -344,28 +361,42 @@ def test_a_commands_thread_writes_each_rooms_message_as_soon_as_it_is_made() -> 
             get_participants=lambda _, room: [(c.sid, c.sid) for c in rooms[room]]
         ),
     )
-    answer = engineio_packet.Packet(engineio_packet.MESSAGE, '30[{"ok":true}]')
     try:
-        _command_with_two_rooms(sender, sio, table, phone, answer)
+        _rooms_written_as_made(sender, sio, table, phone)
     finally:
         for conn in (table, phone):
             conn.ours.close()
             conn.theirs.close()
 
 
-def _command_with_two_rooms(
-    sender: Sender, sio: Any, table: _Conn, phone: _Conn, answer: Any
-) -> None:
-    with sender.held(write=True):
-        sender.emit(sio, "patch", {"seq": 1}, "public")
-        assert table.frames(1) == ['42["patch",{"seq":1}]']  # written already
+def _rooms_written_as_made(sender: Sender, sio: Any, table: _Conn, phone: _Conn) -> None:
+    def update(seq: int) -> str:
+        return f'42["patch",{{"seq":{seq}}}]'
+
+    answer = engineio_packet.Packet(engineio_packet.MESSAGE, '30[{"ok":true}]')
+    with sender.held(write=True):  # a client's message, as server/app.py handles it
+        with sender.held():  # the table's publisher, within it
+            sender.emit(sio, "patch", {"seq": 1}, "public")
+        assert table.written() == [update(1)]  # written already
         sender.put(phone, phone.ws, answer)  # held until the handler is done
         sender.emit(sio, "patch", {"seq": 2}, "seat:0")
-        phone.theirs.setblocking(False)
-        with pytest.raises(BlockingIOError):  # behind the answer: nothing written to it yet
-            phone.theirs.recv(1)
-    assert phone.frames(2) == ['430[{"ok":true}]', '42["patch",{"seq":2}]']
-    assert not sender.items and sender.thread is None  # all written here, no thread woken
+        assert phone.written() == []  # behind the answer
+    assert phone.written() == ['430[{"ok":true}]', update(2)]
+    assert not sender.items  # all written by this thread
+
+    with sender.held(write=True):
+        sender.writing = True  # as if the sender thread were writing
+        sender.emit(sio, "patch", {"seq": 3}, "public")
+        assert table.written() == []  # its turn comes after the writer's
+        sender.writing = False
+    assert table.written() == [update(3)]  # this thread's, once the handler is done
+
+    with sender.held():  # the bot runner's or a button's thread
+        sender.emit(sio, "patch", {"seq": 4}, "public")
+    assert table.written() == [] and len(sender.items) == 1  # for the sender thread
+    sender.thread = threading.Thread(target=sender._run, daemon=True)
+    sender.thread.start()
+    assert table.frames(1) == [update(4)]
 
 
 def test_patches_are_compressed_only_when_much_larger_than_snapshots_are() -> None:
