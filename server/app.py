@@ -198,7 +198,10 @@ def create_app(
     deflate.install()  # compress only the large messages (snapshots), not the small patches
 
     def send(ops: list[Outgoing]) -> None:
-        with sender.held():
+        # Called with the table's lock held. A command's updates are written room by room as
+        # they are made (server/sender.py), unless other commands are on their way to the disk:
+        # those wait for the lock, so the writes wait until it is let go.
+        with sender.held(stream=table.stored == table.data.version):
             publish(ops)
 
     def publish(ops: list[Outgoing]) -> None:

@@ -150,7 +150,7 @@ class Sender:
             self._wake()
 
     @contextlib.contextmanager
-    def held(self, write: bool = False) -> Iterator[None]:
+    def held(self, write: bool = False, stream: bool = True) -> Iterator[None]:
         """Queue what this thread sends meanwhile without waking the sender, then wake it once,
         when this thread is done, instead of a wake-up (and a fight for the GIL) per room.
 
@@ -162,17 +162,21 @@ class Sender:
         next ones are made; the rest (the command's answer, what found something queued before
         it) when this thread is done. A message to compress, and what follows it, is left to
         the sender thread, woken for it.
+
+        Without ``stream`` (inside such a thread), the messages sent meanwhile wait for the end
+        like the answer does: the table's publisher says so while other commands wait for its
+        lock, which it holds as it publishes.
         """
         depth = getattr(self._held, "depth", 0)
+        writes = getattr(self._held, "writes", False)
         self._held.depth = depth + 1
-        if depth == 0:
-            self._held.writes = write
+        self._held.writes = write if depth == 0 else writes and stream
         try:
             yield
         finally:
             self._held.depth = depth
+            self._held.writes = writes if depth else False
             if depth == 0:
-                self._held.writes = False
                 if write:
                     self._write_here()
                 else:

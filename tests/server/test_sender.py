@@ -348,7 +348,8 @@ def test_a_commands_thread_writes_each_rooms_message_as_soon_as_it_is_made() -> 
     as it is made, before the next room's is: the first screens read it meanwhile. Once anything
     waits in the queue (here the command's answer, which goes when the handler is done), or
     another thread is writing, a room's message waits its turn: nothing overtakes what was sent
-    before it. A thread that does not write its own batch (a bot's move, a button) only queues."""
+    before it. So do the messages published while other commands wait for the table's lock.
+    A thread that does not write its own batch (a bot's move, a button) only queues."""
     sender = Sender(threading.RLock())
     table, phone = _Conn("table", None), _Conn("phone", 15)
     rooms = {"public": [table], "seat:0": [phone]}
@@ -391,12 +392,18 @@ def _rooms_written_as_made(sender: Sender, sio: Any, table: _Conn, phone: _Conn)
         sender.writing = False
     assert table.written() == [update(3)]  # this thread's, once the handler is done
 
+    with sender.held(write=True):
+        with sender.held(stream=False):  # other commands wait for the table's lock meanwhile
+            sender.emit(sio, "patch", {"seq": 4}, "public")
+        assert table.written() == []
+    assert table.written() == [update(4)]  # once the handler is done
+
     with sender.held():  # the bot runner's or a button's thread
-        sender.emit(sio, "patch", {"seq": 4}, "public")
+        sender.emit(sio, "patch", {"seq": 5}, "public")
     assert table.written() == [] and len(sender.items) == 1  # for the sender thread
     sender.thread = threading.Thread(target=sender._run, daemon=True)
     sender.thread.start()
-    assert table.frames(1) == [update(4)]
+    assert table.frames(1) == [update(5)]
 
 
 def test_patches_are_compressed_only_when_much_larger_than_snapshots_are() -> None:
