@@ -199,8 +199,8 @@ def create_app(
 
     def send(ops: list[Outgoing]) -> None:
         # Called with the table's lock held. A command's updates are written room by room as
-        # they are made (server/sender.py), unless other commands are on their way to the disk:
-        # those wait for the lock, so the writes wait until it is let go.
+        # they are made (server/sender.py), unless other commands are admitted but not yet on
+        # the disk: they take the lock again once stored, so the writes wait until it is let go.
         with sender.held(stream=table.stored == table.data.version):
             publish(ops)
 
@@ -257,8 +257,8 @@ def create_app(
     sessions = SessionGuard(socketio.server)
     # What the handling of one client's message sends (the update to every room, the answer to
     # the command) is written by this connection's thread itself while the sender is idle (else
-    # the sender writes it): each room's update as soon as it is made, the rest once the
-    # handler is done.
+    # the sender writes it): each room's update as soon as it is made (unless other commands are
+    # on their way to the disk: ``send``), the rest once the handler is done.
     handle_message = socketio.server.eio.handlers["message"]
 
     def on_message(eio_sid: str, data: Any) -> Any:

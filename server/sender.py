@@ -20,8 +20,9 @@ A large message (a snapshot) is compressed once for all the connections that ask
 permessage-deflate (``server/deflate.py``). What the handling of one client message sends (a
 command's update to every room and its answer) is written by that client's connection thread
 itself when the sender is idle (no thread woken), else by the sender: each room's update as soon
-as it is made, while nothing waits before it, so that the first screens read theirs while the
-next rooms' are made, and the rest once the handler is done. Messages to compress are left to
+as it is made, while nothing waits before it (and no other command is on its way to the disk:
+:meth:`Sender.held`), so that the first screens read theirs while the next rooms' are made, and
+the rest once the handler is done. Messages to compress are left to
 the sender thread (:meth:`Sender.held`). And each WebSocket is read in its
 connection's own thread (:meth:`DirectWebSocket.wait`), not in a simple-websocket thread of its
 own.
@@ -163,9 +164,10 @@ class Sender:
         it) when this thread is done. A message to compress, and what follows it, is left to
         the sender thread, woken for it.
 
-        Without ``stream`` (inside such a thread), the messages sent meanwhile wait for the end
-        like the answer does: the table's publisher says so while other commands wait for its
-        lock, which it holds as it publishes.
+        Without ``stream``, in a context inside such a thread, the messages sent meanwhile wait
+        for the end like the answer does: the table's publisher, which holds the table's lock,
+        says so while other commands are admitted but not yet on the disk (they need the lock
+        next). ``stream`` counts only there: the outermost context streams if it writes.
         """
         depth = getattr(self._held, "depth", 0)
         writes = getattr(self._held, "writes", False)

@@ -278,6 +278,7 @@ class _Conn:
         """The messages written to this connection so far and not read yet, without waiting
         (a write to a socket pair is in its other end when ``send`` returns)."""
         data = b""
+        self.theirs.settimeout(None)  # with a timeout, recv would wait even with MSG_DONTWAIT
         with contextlib.suppress(BlockingIOError):
             while chunk := self.theirs.recv(65536, socket.MSG_DONTWAIT):
                 data += chunk
@@ -348,7 +349,7 @@ def test_a_commands_thread_writes_each_rooms_message_as_soon_as_it_is_made() -> 
     as it is made, before the next room's is: the first screens read it meanwhile. Once anything
     waits in the queue (here the command's answer, which goes when the handler is done), or
     another thread is writing, a room's message waits its turn: nothing overtakes what was sent
-    before it. So do the messages published while other commands wait for the table's lock.
+    before it. So do the messages published while other commands are on their way to the disk.
     A thread that does not write its own batch (a bot's move, a button) only queues."""
     sender = Sender(threading.RLock())
     table, phone = _Conn("table", None), _Conn("phone", 15)
@@ -393,7 +394,7 @@ def _rooms_written_as_made(sender: Sender, sio: Any, table: _Conn, phone: _Conn)
     assert table.written() == [update(3)]  # this thread's, once the handler is done
 
     with sender.held(write=True):
-        with sender.held(stream=False):  # other commands wait for the table's lock meanwhile
+        with sender.held(stream=False):  # other commands are on their way to the disk
             sender.emit(sio, "patch", {"seq": 4}, "public")
         assert table.written() == []
     assert table.written() == [update(4)]  # once the handler is done
