@@ -22,10 +22,9 @@ command's update to every room and its answer) is written by that client's conne
 itself when the sender is idle (no thread woken), else by the sender: each room's update as soon
 as it is made, while nothing waits before it (and no other command is on its way to the disk:
 :meth:`Sender.held`), so that the first screens read theirs while the next rooms' are made, and
-the rest once the handler is done. Messages to compress are left to
-the sender thread (:meth:`Sender.held`). And each WebSocket is read in its
-connection's own thread (:meth:`DirectWebSocket.wait`), not in a simple-websocket thread of its
-own.
+the rest once the handler is done. Messages to compress are left to the sender thread. And each
+WebSocket is read in its connection's own thread (:meth:`DirectWebSocket.wait`), not in a
+simple-websocket thread of its own.
 """
 
 from __future__ import annotations
