@@ -4,7 +4,9 @@ Both servers get the same load from one Node process, in the shape of the peer's
 (``../shared/peers/boardgameio``): 6 seated phones, 1 table display and 20 spectators, all
 socket.io-client 4 over the ``ws`` package, which asks for permessage-deflate as every browser
 does. After 20 warm-up commands, 300 commands are timed one at a time, from the moment one is
-sent until every one of the 27 clients has the new state (``bench/serving_clients.js``).
+sent until every one of the 27 clients has the new state (``bench/serving_clients.js``). The
+benchmark's game of Longhall ends after 943 timed commands: asked for more (``--iters``), its
+runs time the end of the game and stop there, and the figures say how many were timed.
 
 - boardgame.io 0.50.2: its own server (``server.js``) and game (``game.js``): seat 0's ``bump``.
 - Longhall: a real ``longhall serve`` and a real 6-player game of Eketorp; each command is chosen
@@ -211,7 +213,9 @@ def run_longhall(
         switches = context_switches(pid)
         result = clients("longhall", server.port, iters, spectators, pid, str(tokens))
         # over the whole run of the clients (connecting and warming up included)
-        result["switches_per_command"] = (context_switches(pid) - switches) / (iters + 20)
+        # the warm-up's 20 and the timed ones (fewer than asked if the game ended first)
+        commands = result["iters"] + 20
+        result["switches_per_command"] = (context_switches(pid) - switches) / commands
         result["peak_mb"] = peak_mb(pid)
         result["startup_s"] = round(startup, 2)
         result["store_commit_ms"] = commit_ms
@@ -290,9 +294,14 @@ def main() -> None:
     print(f"machine: {machine()}")
     load_after = os.getloadavg()
     print(f"load average (1, 5, 15 min): {_load(load_before)} before, {_load(load_after)} after")
+    timed = sorted({int(ours["iters"]) for _, ours in rows + others})
+    counted = f"{args.iters} timed commands per run"
+    if timed != [args.iters]:  # Longhall's game ended first: its runs timed the end too
+        longhall = " or ".join(map(str, timed))
+        counted = f"{args.iters} timed commands per run (Longhall: {longhall}, its game's end)"
     print(
         f"{7 + args.spectators} clients (6 phones, 1 table display, {args.spectators} spectators),"
-        f" {args.iters} timed commands per run; median of {args.runs} runs"
+        f" {counted}; median of {args.runs} runs"
         " (each ratio is the median of the ratios within a run):"
     )
     if args.compare is not None:
