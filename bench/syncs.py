@@ -275,7 +275,10 @@ def block_way(where: Path, count: int, how: str) -> tuple[list[float], float]:
         os.fsync(f.fileno())
     flags = os.O_RDWR | (os.O_DSYNC if how != "block+fdatasync" else 0)
     flags |= os.O_DIRECT if how == "block-O_DIRECT" else 0
-    fd = os.open(path, flags)
+    try:
+        fd = os.open(path, flags)
+    except OSError as err:  # O_DIRECT where the file system has none (a tmpfs)
+        raise SystemExit(f"{how}: {err}; give --dir on a disk") from err
     buf = mmap.mmap(-1, BLOCK)  # page-aligned, as O_DIRECT needs
     buf.write(b"r" * BLOCK)
 
