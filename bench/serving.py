@@ -4,9 +4,10 @@ Both servers get the same load from one Node process, in the shape of the peer's
 (``../shared/peers/boardgameio``): 6 seated phones, 1 table display and 20 spectators, all
 socket.io-client 4 over the ``ws`` package, which asks for permessage-deflate as every browser
 does. After 20 warm-up commands, 300 commands are timed one at a time, from the moment one is
-sent until every one of the 27 clients has the new state (``bench/serving_clients.js``). The
-benchmark's game of Longhall ends after 943 timed commands: asked for more (``--iters``), its
-runs time the end of the game and stop there, and the figures say how many were timed.
+sent until every one of the 27 clients has the new state (``bench/serving_clients.js``). Each
+run deals Longhall's game with a seed of its own (``--seed``, then the next ones); at the default
+seeds the games end after 923 to 978 timed commands: asked for more (``--iters``), a run times
+the end of its game and stops there, and the figures say how many were timed.
 
 - boardgame.io 0.50.2: its own server (``server.js``) and game (``game.js``): seat 0's ``bump``.
 - Longhall: a real ``longhall serve`` and a real 6-player game of Eketorp; each command is chosen

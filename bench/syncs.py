@@ -1,8 +1,8 @@
 """What making a command's record durable costs; whether that wait can overlap the work after it.
 
 Every command's updates and answer wait until its record is on the disk (``server/store.py``).
-This times that wait on this machine's disk, one commit every 2 ms as a table's commands come,
-in fresh files next to each other:
+This times that wait on this machine's disk, with 2 ms between one commit and the next as a
+table's commands come, in fresh files next to each other:
 
 - ``store``: the store's commit of one record (``Store.write``: WAL, ``synchronous=FULL``, the
   log laid out), as the server makes it;
@@ -16,23 +16,28 @@ patches take), whether the sync can run while that work is done:
 
 - ``serial``: the store's commit, then the work (as the server does);
 - ``overlap-aio``: SQLite's sync off; the log's ``fdatasync`` submitted through Linux AIO
-  (``IOCB_CMD_FDSYNC``, x86-64 and arm64), the work done, the sync waited for;
-- ``overlap-thread``: the same, the ``fdatasync`` run by a C thread (compiled with ``cc`` when
-  the machine has one), woken before the work and waited for after it, wherever the kernel
-  runs it. A Python thread cannot do it: it would wait for the interpreter, held by the work;
+  (``IOCB_CMD_FDSYNC``, 64-bit x86 and Arm, Linux 4.18 and later), the work done, the sync
+  waited for;
+- ``overlap-thread``: the same, the ``fdatasync`` run by a C thread (compiled with ``$CC``,
+  ``cc`` or ``gcc`` when the machine has one that works), woken before the work and waited for
+  after it, wherever the kernel runs it. A Python thread cannot do it: it would wait for the
+  interpreter, held by the work;
 - ``overlap-thread-pinned``: the same, with one such thread kept on each processor, and the one
-  of the processor after the caller's woken: never the processor the work runs on, where the
-  kernel tends to wake a thread its caller wakes (and where it then waits for the work).
+  of the processor after the caller's woken: never the processor the work runs on (with two
+  processors or more, numbered from 0). The figures suggest that the kernel otherwise runs the
+  sync on the processor that asked for it, after the work (an AIO sync in a worker of that
+  processor, a woken thread there too); that is read from the timings, not traced.
 
 Printed per way: the median, 90th and 99th percentile of the wall time of a commit (with its
-work, where there is some) and the calling thread's CPU per commit. The kernel runs an AIO sync
-in a worker of its own: its CPU is not the thread's.
+work, where there is some) and the calling thread's CPU per commit: a sync run by a C thread
+or by the kernel's AIO worker is not counted in it. A way the machine cannot run (no AIO, no
+working compiler) is left out, with a line saying why.
 
     .venv/bin/python bench/syncs.py                     # 3 rounds of 300 commits each way
     .venv/bin/python bench/syncs.py --rounds 5 --commits 500 --dir /var/lib/longhall
 
 The files are made in ``--dir`` (the working directory unless told): it must be on the disk
-to measure (not a tmpfs).
+to measure; a file system in memory (tmpfs, or a Pi's overlay) is refused.
 """
 
 from __future__ import annotations
@@ -64,6 +69,7 @@ RECORD = {"type": "act", "seat": 2, "action": {"type": "play", "card": 4}, "pad"
 # Linux AIO's system calls: (io_setup, io_destroy, io_getevents, io_submit) per machine
 AIO_CALLS = {"x86_64": (206, 207, 208, 209), "aarch64": (0, 1, 4, 2)}
 IOCB_CMD_FDSYNC = 3
+THREAD_WAYS = ("overlap-thread", "overlap-thread-pinned")
 
 THREAD_C = r"""
 #define _GNU_SOURCE
@@ -166,7 +172,7 @@ def work() -> None:
 
 
 class AIO:
-    """One fdatasync at a time through Linux AIO (None where the machine has none)."""
+    """One fdatasync at a time through Linux AIO (raises OSError where the kernel has none)."""
 
     def __init__(self, fd: int) -> None:
         setup, self.destroy_call, self.getevents, self.submit_call = AIO_CALLS[platform.machine()]
@@ -196,26 +202,56 @@ class AIO:
             self.events,
             None,
         )
-        if got != 1 or self.events[0].res != 0:
+        if got != 1:
             raise OSError(ctypes.get_errno(), "io_getevents")
+        if self.events[0].res != 0:  # the sync's own error, negated
+            raise OSError(-self.events[0].res, "fdatasync through AIO")
 
     def close(self) -> None:
         self.libc.syscall(ctypes.c_long(self.destroy_call), self.ctx)
 
 
-def sync_threads(where: Path, pinned: bool) -> ctypes.CDLL | None:
+def aio_works(where: Path) -> str | None:
+    """Why this machine cannot sync through Linux AIO, or None if it can."""
+    if platform.machine() not in AIO_CALLS or sys.maxsize <= 2**32:
+        bits = sys.maxsize.bit_length() + 1
+        return f"no AIO system calls known for {platform.machine()} ({bits}-bit Python)"
+    probe = where / "aio-probe"
+    probe.write_bytes(b"x")
+    fd = os.open(probe, os.O_RDONLY)
+    try:
+        aio = AIO(fd)
+        try:
+            aio.submit()
+            aio.wait()
+        finally:
+            aio.close()
+    except OSError as err:
+        return f"Linux AIO refused: {err}"
+    finally:
+        os.close(fd)
+    return None
+
+
+def sync_threads(where: Path, pinned: bool) -> ctypes.CDLL | str:
     """The C threads that sync a file when asked (one, or one per processor, ``pinned`` each to
-    its own), or None without a compiler."""
-    cc = shutil.which("cc") or shutil.which("gcc")
+    its own), or why there are none (no compiler that works, as for ``server/compiled``)."""
+    cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
     if cc is None:
-        return None
+        return "no C compiler"
     name = "pinned" if pinned else "one"
     source, library = where / f"{name}.c", where / f"{name}.so"
     source.write_text(THREAD_C)
-    subprocess.run([cc, "-O2", "-shared", "-fPIC", "-pthread", "-o", library, source], check=True)
-    lib = ctypes.CDLL(str(library))
+    command = [cc, "-O2", "-shared", "-fPIC", "-pthread", "-o", str(library), str(source)]
+    try:
+        subprocess.run(command, check=True, capture_output=True)
+        lib = ctypes.CDLL(str(library))
+    except subprocess.CalledProcessError as err:
+        return f"{cc} could not build the C thread: {err.stderr.decode(errors='replace')[:200]}"
+    except OSError as err:  # no such compiler, or a directory that may not run code
+        return f"could not build or load the C thread: {err}"
     if lib.start(int(pinned)):
-        raise OSError("pthread_create failed")
+        return "could not start the C threads"
     return lib
 
 
@@ -238,9 +274,7 @@ def store_way(
     store = Store(Path(tempfile.mkdtemp(dir=where)) / "store.sqlite3")
     store.lay_out_log()
     fd = os.open(f"{store.path}-wal", os.O_RDONLY)
-    if how != "store" and how != "serial":
-        store.db.execute("PRAGMA synchronous=OFF")
-    aio = AIO(fd) if how == "overlap-aio" else None
+    aio = None
 
     def step(seq: int) -> None:
         store.write([Entry(seq, RECORD)])
@@ -259,6 +293,10 @@ def store_way(
                 raise OSError("fdatasync failed")
 
     try:
+        if how != "store" and how != "serial":
+            store.db.execute("PRAGMA synchronous=OFF")
+        if how == "overlap-aio":
+            aio = AIO(fd)
         return timed(count, step)
     finally:
         if aio is not None:
@@ -275,10 +313,7 @@ def block_way(where: Path, count: int, how: str) -> tuple[list[float], float]:
         os.fsync(f.fileno())
     flags = os.O_RDWR | (os.O_DSYNC if how != "block+fdatasync" else 0)
     flags |= os.O_DIRECT if how == "block-O_DIRECT" else 0
-    try:
-        fd = os.open(path, flags)
-    except OSError as err:  # O_DIRECT where the file system has none (a tmpfs)
-        raise SystemExit(f"{how}: {err}; give --dir on a disk") from err
+    fd = os.open(path, flags)
     buf = mmap.mmap(-1, BLOCK)  # page-aligned, as O_DIRECT needs
     buf.write(b"r" * BLOCK)
 
@@ -290,7 +325,21 @@ def block_way(where: Path, count: int, how: str) -> tuple[list[float], float]:
     try:
         return timed(count, step)
     finally:
+        buf.close()
         os.close(fd)
+
+
+def in_memory(path: Path) -> str | None:
+    """The type of the file system ``path`` is on if it is one in memory (no disk to time)."""
+    path = path.resolve()
+    best, kind = -1, ""
+    with open("/proc/self/mounts") as mounts:
+        for line in mounts:
+            fields = line.split()
+            point = Path(fields[1].replace("\\040", " "))
+            if (path == point or point in path.parents) and len(point.parts) > best:
+                best, kind = len(point.parts), fields[2]
+    return kind if kind in ("tmpfs", "ramfs", "overlay") else None
 
 
 def main() -> None:
@@ -299,25 +348,36 @@ def main() -> None:
     parser.add_argument("--commits", type=int, default=300)
     parser.add_argument("--dir", type=Path, default=Path.cwd(), help="on the disk to measure")
     args = parser.parse_args()
+    kind = in_memory(args.dir)
+    if kind is not None:
+        raise SystemExit(f"{args.dir} is on a {kind} file system, in memory: give --dir on a disk")
     where = Path(tempfile.mkdtemp(prefix="longhall-syncs-", dir=args.dir))
-    threads = {"overlap-thread": sync_threads(where, False)}
-    threads["overlap-thread-pinned"] = sync_threads(where, True)
-    ways = ["store", "store-nosync+fdatasync", "block+fdatasync", "block-O_DSYNC", "block-O_DIRECT"]
-    ways += ["serial", *(["overlap-aio"] if platform.machine() in AIO_CALLS else [])]
-    ways += [way for way, lib in threads.items() if lib is not None]
-    results: dict[str, list[tuple[list[float], float]]] = {way: [] for way in ways}
+    results: dict[str, list[tuple[list[float], float]]] = {}
+    left_out: dict[str, str] = {}
     try:
+        threads = {way: sync_threads(where, way.endswith("pinned")) for way in THREAD_WAYS}
+        ways = ["store", "store-nosync+fdatasync", "block+fdatasync", "block-O_DSYNC"]
+        ways += ["block-O_DIRECT", "serial", "overlap-aio", *THREAD_WAYS]
+        why_not = aio_works(where)
+        if why_not is not None:
+            left_out["overlap-aio"] = why_not
+        left_out.update((way, why) for way, why in threads.items() if isinstance(why, str))
+        ways = [way for way in ways if way not in left_out]
+        results = {way: [] for way in ways}
         for round_ in range(args.rounds):
             for way in ways if round_ % 2 == 0 else ways[::-1]:
                 if way.startswith("block"):
                     results[way].append(block_way(where, args.commits, way))
                 else:
-                    results[way].append(store_way(where, args.commits, way, threads.get(way)))
+                    lib = threads.get(way)
+                    thread = lib if isinstance(lib, ctypes.CDLL) else None
+                    results[way].append(store_way(where, args.commits, way, thread))
     finally:
         shutil.rmtree(where, ignore_errors=True)
     print(machine())
-    print(f"{args.rounds} rounds of {args.commits} commits each way, {GAP * 1000:g} ms apart;")
-    print("the medians of the rounds (ms):\n")
+    plural = "round" if args.rounds == 1 else "rounds"
+    print(f"{args.rounds} {plural} of {args.commits} commits each way, {GAP * 1000:g} ms between")
+    print("one commit and the next; the medians of the rounds (ms):\n")
     print("| way | p50 | p90 | p99 | thread CPU per commit |")
     print("| --- | --- | --- | --- | --- |")
     for way, rounds in results.items():
@@ -326,6 +386,8 @@ def main() -> None:
             cells.append(statistics.median(sorted(t)[int(len(t) * q)] for t, _ in rounds))
         cpu = statistics.median(c for _, c in rounds)
         print(f"| {way} | " + " | ".join(f"{c:.3f}" for c in cells) + f" | {cpu:.3f} |")
+    for way, why in left_out.items():
+        print(f"left out: {way}: {why}")
 
 
 if __name__ == "__main__":
