@@ -59,7 +59,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.engine import machine
-from longhall.server.compiled import compiler
 from longhall.server.store import Entry, Store
 
 GAP = 0.002  # seconds between commits: a table's commands come a couple of milliseconds apart
@@ -236,8 +235,8 @@ def aio_works(where: Path) -> str | None:
 
 def sync_threads(where: Path, pinned: bool) -> ctypes.CDLL | str:
     """The C threads that sync a file when asked (one, or one per processor, ``pinned`` each to
-    its own), or why there are none (no compiler that works, as for ``server/compiled``)."""
-    cc = compiler()
+    its own), or why there are none (no C compiler that works)."""
+    cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
     if cc is None:
         return "no C compiler"
     name = "pinned" if pinned else "one"

@@ -7,7 +7,6 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import compiled
 from .games.registry import GAMES
 from .simulate import BOT_MODES, budget_from_env
 
@@ -111,7 +110,6 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     budget_from_env()  # the expert bots' budget, for simulate and serve alike
-    compiled.install()  # the compiled play-outs, where this machine can build them
     if args.command == "simulate":
         from .simulate import run
 

@@ -12,10 +12,8 @@ itself in a copy made for thinking. Here:
   refused; only the shape check and the routing checks are skipped.
 - :func:`playout` plays a copy to the end (or to a stop condition) with a policy.
 
-Each game adds a sampler that draws one legal action without listing all of them
-(``eketorp.playout.sample``; Eketorp also plays random play-outs in whole steps,
-``eketorp.playout.random_playout``); ``tests/games/test_playout.py`` plays the same seeds on the
-full engine and on this path and compares every state.
+``tests/games/test_playout.py`` plays the same seeds on the full engine and on this path with the
+expert bots' roll-out policy and compares every state.
 """
 
 from __future__ import annotations

@@ -1,21 +1,20 @@
 """The play-out path a search spends its time on is the same game as the full engine.
 
-Random bots play seeded games on the full engine (shape check, routing checks, public log) while
-the fast path (:mod:`longhall.server.games.playout`, Eketorp's sampler) plays the same seeds in a
-thinking copy: every action the sampler draws must be the one the random bot drew, and after every
-action the two states must be equal (all but the log, which a thinking copy does not keep).
+The expert bots play their worlds on in thinking copies (:mod:`longhall.server.games.playout`:
+no log, no shape or routing checks) with the greedy policy. Here the full engine and the fast
+path play the same seeds with the same policy: after every action the two states must be equal
+(all but the log, which a thinking copy does not keep).
 """
 
 from __future__ import annotations
 
 import pytest
 
-from longhall.server import compiled
 from longhall.server.gamedata import default_config
 from longhall.server.games.api import IllegalAction
 from longhall.server.games.eketorp import SPEC as EKETORP
-from longhall.server.games.eketorp.bots import RandomBot
-from longhall.server.games.eketorp.playout import random_playout, sample, step
+from longhall.server.games.eketorp.bots import GreedyBot
+from longhall.server.games.eketorp.expert import RolloutPolicy
 from longhall.server.games.phased import PhasedState
 from longhall.server.games.playout import (
     NullLog,
@@ -32,29 +31,26 @@ from longhall.server.games.vikings_on_board import SPEC as VIKINGS
 from .eketorp.helpers import eketorp, full_step
 from .vikings_on_board.helpers import vikings
 
-compiled.install()  # random_playout plays compiled where it can, as in the server
-
 
 @pytest.mark.parametrize(("players", "seed"), [(3, 11), (5, 13), (6, 14)])
-def test_eketorp_fast_path_plays_the_same_game_as_the_full_engine(players: int, seed: int) -> None:
+def test_eketorp_expert_play_outs_play_the_same_game_as_the_full_engine(
+    players: int, seed: int
+) -> None:
+    """The expert's roll-out policy (greedy plans made whole, greedy fights, the building
+    proposal) on the fast path and on the full engine, action by action, a whole game."""
     full = eketorp(EKETORP.new(default_config("eketorp", players), seed))
     fast = thinking_copy(full)
-    bots = [EKETORP.bots["random"](seed * 131 + s) for s in range(players)]
-    rngs = []
-    for bot in bots:
-        assert isinstance(bot, RandomBot)
-        rngs.append(Rng(bot.rng.state))
+    policy, rng = RolloutPolicy(GreedyBot(seed)), Rng(seed)
     steps = 0
     while not full.is_over():
         active = full.active_seats()
         assert fast.PHASES[fast.phase].actors(fast) == active
         if active:
             seat = active[0]
-            action = bots[seat].choose(full, seat)
-            drawn = sample(fast, seat, rngs[seat])
-            assert drawn == action, (steps, full.phase)
+            action = policy(fast, seat, rng)
+            assert action in full.legal_actions(seat), (steps, full.phase, action)
             full.apply(seat, action)
-            fast_apply(fast, seat, drawn)
+            fast_apply(fast, seat, action)
         else:
             full.apply(None, full.legal_actions(None)[0])
             fast_apply(fast, None, table_step(fast))
@@ -65,54 +61,12 @@ def test_eketorp_fast_path_plays_the_same_game_as_the_full_engine(players: int, 
     assert full.log and isinstance(fast.log, NullLog) and not fast.log
 
 
-@pytest.mark.parametrize(
-    ("players", "seed", "start"),
-    [
-        (3, 21, None),
-        (4, 22, None),
-        (5, 23, None),
-        (6, 24, None),
-        (6, 25, "swap"),
-        (4, 26, "choose"),
-    ],
-)
-def test_eketorp_whole_steps_play_the_same_game_as_the_full_engine(
-    players: int, seed: int, start: str | None
-) -> None:
-    """A whole random plan, fight or building at once: the same draws, the same states. ``start``:
-    copy the game in the middle of a fight (round 2), as a search may."""
-    full = eketorp(EKETORP.new(default_config("eketorp", players), seed))
-    bots = [EKETORP.bots["random"](seed * 131 + s) for s in range(players)]
-    randoms = [bot for bot in bots if isinstance(bot, RandomBot)]
-    assert len(randoms) == players
-    while start is not None and not (full.round == 2 and full.phase == start):
-        full_step(full, bots)
-    if start == "choose":  # the first card down, the second not yet
-        full_step(full, bots)
-        assert full.phase == "choose" and full.fight is not None
-        assert full.fight["played"].count(None) == 1
-    fast = thinking_copy(full)
-    rngs = [Rng(bot.rng.state) for bot in randoms]
-    steps = 0
-    while not fast.is_over():
-        before = fast.version
-        step(fast, rngs)
-        assert fast.version > before  # every step is one or more of the random bot's actions
-        steps += 1
-        while full.version < fast.version:
-            full_step(full, bots)
-        assert comparable(fast) == comparable(full), (steps, full.phase)
-        assert [r.state for r in rngs] == [bot.rng.state for bot in randoms], steps
-    assert full.is_over() and fast.winners() == full.winners()
-    assert 50 < steps < full.version / 2  # whole steps, far fewer than the actions
-
-
-def test_a_random_playout_stops_at_the_end_of_a_round() -> None:
+def test_an_expert_play_out_stops_at_the_end_of_a_round() -> None:
     st = thinking_copy(eketorp(EKETORP.new(default_config("eketorp", 6), 9)))
-    rngs = [Rng(s) for s in range(6)]
-    random_playout(st, rngs, until=lambda s: s.phase == "round_end")
+    policy = RolloutPolicy(GreedyBot(9))
+    playout(st, [policy] * 6, [Rng(s) for s in range(6)], until=lambda s: s.phase == "round_end")
     assert st.phase == "round_end" and st.round == 1
-    random_playout(st, rngs)
+    playout(st, [policy] * 6, [Rng(s) for s in range(6)])
     assert st.is_over() and st.round > 1
     assert not EKETORP.check_invariants(st)
 
