@@ -24,9 +24,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from longhall.server.gamedata import default_config
+from longhall.server.cli.simulate import play_game
 from longhall.server.games.registry import GAMES
-from longhall.server.simulate import play_game
+from longhall.server.table.gamedata import default_config
 
 
 def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:

@@ -34,8 +34,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.engine import machine
 from longhall.server.config import Settings
 from longhall.server.games.api import progress_actions
-from longhall.server.store import Entry, Store
-from longhall.server.table import Identity, Table
+from longhall.server.store.store import Entry, Store
+from longhall.server.table.connections import Identity
+from longhall.server.table.service import Table
 from tests.support import Phone, ServerProcess
 
 WAIT = 30.0
@@ -123,7 +124,7 @@ def path_alone(group: bool, commands: int) -> list[float]:
     data = Path(tempfile.mkdtemp(prefix="longhall-path-"))
     store = QuickStore(data / "longhall.sqlite3")
     settings = Settings(data_dir=data, gpio="off", seed=3, group_commit=group)
-    table = Table(store, settings, lambda ops: None)
+    table = Table(store, settings, lambda ops, stream: None)
     seats = []
     for i in range(6):
         who = table.connect(f"phone{i}", {"code": table.data.code})

@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from longhall.server import store
 from longhall.server.cli import main
+from longhall.server.store import store
 
 DELAY = float(os.environ.get("BURST_WRITE_MS", "0")) / 1000
 _write = store.Store.write

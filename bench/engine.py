@@ -13,9 +13,9 @@ import statistics
 import time
 from typing import Any
 
-from longhall.server.gamedata import default_config
+from longhall.server.cli.simulate import play_game
 from longhall.server.games.registry import GAMES
-from longhall.server.simulate import play_game
+from longhall.server.table.gamedata import default_config
 
 
 def pin_to_one_core() -> None:

@@ -57,7 +57,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.engine import machine
-from longhall.server.store import Entry, Store
+from longhall.server.store.store import Entry, Store
 from tests.support import Phone, ServerProcess, free_port
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -59,7 +59,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.engine import machine
-from longhall.server.store import Entry, Store
+from longhall.server.store.store import Entry, Store
 
 GAP = 0.002  # seconds between commits: a table's commands come a couple of milliseconds apart
 WORK = 0.00025  # seconds of Python work after a commit (a command's views and patches)

@@ -28,8 +28,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.engine import machine
-from longhall.server.checkpoint import LIMIT, PAGES, Checkpointer
-from longhall.server.store import Entry, Store, dumps
+from longhall.server.store.checkpoint import LIMIT, PAGES, Checkpointer
+from longhall.server.store.store import Entry, Store, dumps
 
 UNBOUNDED = 10**12
 

@@ -18,13 +18,13 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from gpiozero import Factory
 
 from longhall.server.config import Settings
-from longhall.server.endnight import NightEnd
-from longhall.server.table import Identity, Table
+from longhall.server.table.connections import Identity
+from longhall.server.table.service import Table
 
 from .gpio import find_gpio, mock_gpio
 from .parts import Parts
@@ -32,12 +32,21 @@ from .pinmap import PinMap, PinMapError, load
 from .rhythm import Beeper, lit, next_edge
 from .signals import COLOURS, Signals, cues, signals
 
-log = logging.getLogger("longhall.hardware")
+log = logging.getLogger(__name__)
 
 # Refusals the table already explains on every screen by itself.
 EXPLAINED = frozenset({"next_too_early", "next_not_ready", "paused"})
 STOP = "stop"
 PROBE_SECONDS = 5.0  # how often the buttons' pins are read to notice a GPIO chip that went away
+
+
+class NightEnd(Protocol):
+    """The end of the night (:class:`longhall.server.appliance.endnight.NightEnd`), which a long
+    press on HOST asks for."""
+
+    def request(self, who: Identity | None = None) -> dict[str, Any]: ...
+
+    def cancel(self) -> None: ...
 
 
 class Hardware:
@@ -53,7 +62,7 @@ class Hardware:
         hold: float | None = None,
     ) -> None:
         self.table = table
-        self.night = night or NightEnd(table, None)
+        self.night = night
         self.hold = hold  # seconds HOST is held to end the night; None: HOST acts when pressed
         self._host_down: float | None = None  # when HOST went down, while it is held
         self._host_held = False  # the hold already ended the night (the release does nothing)
@@ -87,7 +96,8 @@ class Hardware:
         if self._closed:
             return
         self._closed = True
-        self.night.cancel()
+        if self.night is not None:
+            self.night.cancel()
         self._forget_table()
         if self.worker.is_alive():
             self._queue.put(STOP)
@@ -200,7 +210,8 @@ class Hardware:
             return
         if self.clock() >= down + self.hold:
             self._host_held = True
-            self._press("HOST held", self.night.request)
+            if self.night is not None:
+                self._press("HOST held", self.night.request)
 
     def _press(self, name: str, press: Callable[[Identity], dict[str, Any]]) -> None:
         ack = press(Identity("button"))
@@ -307,7 +318,8 @@ def start_hardware(
     pin_factory: Factory | None = None,
     clock: Callable[[], float] = time.monotonic,
     find: Callable[[], tuple[Factory | None, list[str]]] = find_gpio,
-    night: NightEnd | None = None,
+    *,
+    night: NightEnd,
 ) -> Hardware:
     """Start the buttons and lights as ``settings.gpio`` says; never raise, say what happened."""
     try:
@@ -333,7 +345,7 @@ def start_hardware(
         table,
         clock=clock,
         factory=pin_factory if own else None,
-        night=night or NightEnd(table, settings.poweroff_command),
+        night=night,
         hold=pin_map.hold if pin_map.host is not None else None,
     )
     try:

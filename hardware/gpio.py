@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from gpiozero import Factory
 from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin
 
-log = logging.getLogger("longhall.hardware")
+log = logging.getLogger(__name__)
 
 
 def _lgpio() -> Factory:

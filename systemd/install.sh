@@ -177,8 +177,8 @@ if [ "$POWER_BUTTON" = 1 ]; then
     # the power button takes GPIO3: the pin map must leave it free (the default map does)
     pins=${GPIO_CONFIG:-$CLONE/hardware/pins.toml}
     [ -z "$GPIO_CONFIG" ] && [ "$OWN_PINS" = 1 ] && [ -f "$ETC/pins.toml" ] && pins=$ETC/pins.toml
-    PYTHONPATH=$CLONE python3 -c 'import sys
-from longhall.hardware.pinmap import load
+    PYTHONPATH=$CLONE/hardware python3 -c 'import sys
+from pinmap import load  # hardware/pinmap.py imports nothing else of the project
 from pathlib import Path
 sys.exit("GPIO3" in load(Path(sys.argv[1])).pins() or "BOARD5" in load(Path(sys.argv[1])).pins())' \
         "$pins" 2>/dev/null \

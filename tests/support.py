@@ -15,12 +15,16 @@ import sys
 import threading
 import time
 import uuid
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
 import requests
 import socketio
+
+from longhall.server.table import BotRunner, Table
+from longhall.server.table.bots import bot_may_play
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -402,3 +406,21 @@ def replay_states(db: Path, game_id: int) -> list[Any]:
         state.apply(seat, json.loads(action))
         states.append(state.clone())
     return states
+
+
+_runners: weakref.WeakKeyDictionary[Table, BotRunner] = weakref.WeakKeyDictionary()
+
+
+def bot_move(table: Table) -> tuple[int, dict[str, Any]] | None:
+    """The next move a bot of ``table`` wants to make now, thought under the table's lock (the
+    bot runner thinks outside it): for a test that plays the bots' moves itself. Each table keeps
+    its bots, as the runner does, so a bot's choices follow its own generator."""
+    runner = _runners.get(table)
+    if runner is None:
+        runner = _runners[table] = BotRunner(table, 0)
+    with table.lock:
+        for turn in runner.turns(copy=False):
+            action = turn.bot.choose(turn.state, turn.seat)
+            if bot_may_play(action):
+                return turn.seat, action
+        return None

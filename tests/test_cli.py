@@ -13,12 +13,14 @@ from typing import Any
 import pytest
 import qrcode
 
-from longhall.server.app import create_app
 from longhall.server.cli import main
 from longhall.server.config import Settings, default_data_dir
-from longhall.server.serve import banner
-from longhall.server.store import Store
-from longhall.server.table import Identity, Table
+from longhall.server.store.store import Store
+from longhall.server.table.connections import Identity
+from longhall.server.table.service import Table
+from longhall.server.web.app import create_app
+from longhall.server.web.serve import banner
+from tests.support import bot_move
 
 
 def test_simulate_json_prints_one_object_per_game_and_totals(
@@ -136,7 +138,7 @@ def test_serve_takes_its_options_and_the_default_data_dir(
         started.append(settings)
         return 0
 
-    monkeypatch.setattr("longhall.server.serve.serve", serve)
+    monkeypatch.setattr("longhall.server.web.serve.serve", serve)
     args = ["serve", "--port", "8123", "--public-url", "http://10.42.0.1:8123", "--gpio", "off"]
     assert main([*args, "--rate-limit", "5"]) == 0
     (settings,) = started
@@ -218,7 +220,7 @@ def test_the_banner_and_the_server_agree_on_the_table(tmp_path: Path) -> None:
 def test_the_banner_without_a_public_url_uses_the_lan_ip(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    monkeypatch.setattr("longhall.server.netinfo.lan_address", lambda: "192.168.1.20")
+    monkeypatch.setattr("longhall.server.appliance.addresses.lan_address", lambda: "192.168.1.20")
     text = banner(Settings(data_dir=tmp_path, gpio="off", host="0.0.0.0", port=8000))
     fields = banner_fields(text)
     assert fields["table display"] == "http://192.168.1.20:8000/"
@@ -233,7 +235,7 @@ def test_the_banner_without_a_public_url_uses_the_lan_ip(
 def play_out(table: Table) -> None:
     """Let the bots and the NEXT button play the running game to its end."""
     while table.data.status == "playing":
-        move = table.bot_move()
+        move = bot_move(table)
         if move is None:
             ack = table.press_next(Identity("auto"))
         else:

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from longhall.server.gamedata import default_config
 from longhall.server.games.api import GameSpec, IllegalAction, progress_actions
-from longhall.server.store import dumps as store_dumps
+from longhall.server.store.store import dumps as store_dumps
+from longhall.server.table.gamedata import default_config
 
 
 def new_state(spec: GameSpec, players: int, seed: int) -> Any:
@@ -135,7 +135,7 @@ def assert_illegal_changes_nothing(spec: GameSpec, state: Any, rnd: random.Rando
 def greedy_win_share(spec: GameSpec, seeds: int = 8) -> float:
     """One greedy bot against random bots, its seat moving round the table, for every player
     count: the share of games it wins (a shared win counts as a fraction)."""
-    from longhall.server.simulate import play_game
+    from longhall.server.cli.simulate import play_game
 
     games, wins = 0, 0.0
     for players in range(spec.min_players, spec.max_players + 1):

@@ -10,14 +10,14 @@ from typing import Any
 import pytest
 
 from longhall.server.cli import main
-from longhall.server.gamedata import default_config
+from longhall.server.cli.simulate import budget_from_env, play_game
 from longhall.server.games.eketorp import SPEC as EKETORP
 from longhall.server.games.eketorp import expert as ek_expert
 from longhall.server.games.playout import comparable, playout
 from longhall.server.games.rng import Rng
 from longhall.server.games.vikings_on_board import SPEC as VIKINGS
 from longhall.server.games.vikings_on_board import expert as vob_expert
-from longhall.server.simulate import budget_from_env, play_game
+from longhall.server.table.gamedata import default_config
 
 from .eketorp.helpers import eketorp
 

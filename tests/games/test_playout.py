@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import pytest
 
-from longhall.server.gamedata import default_config
 from longhall.server.games.api import IllegalAction
 from longhall.server.games.eketorp import SPEC as EKETORP
 from longhall.server.games.eketorp.bots import GreedyBot
@@ -27,6 +26,7 @@ from longhall.server.games.playout import (
 from longhall.server.games.registry import get
 from longhall.server.games.rng import Rng
 from longhall.server.games.vikings_on_board import SPEC as VIKINGS
+from longhall.server.table.gamedata import default_config
 
 from .eketorp.helpers import eketorp, full_step
 from .vikings_on_board.helpers import vikings

@@ -16,11 +16,14 @@ from gpiozero.pins.mock import MockFactory, MockPin
 from longhall.hardware.adapter import Hardware, start_hardware
 from longhall.hardware.pinmap import PinMap, load
 from longhall.hardware.signals import Light
-from longhall.server.app import Longhall, create_app
 from longhall.server.config import Settings
-from longhall.server.records import TableStatus
-from longhall.server.table import Identity, Table
+from longhall.server.table.connections import Identity
+from longhall.server.table.service import Table
+from longhall.server.table.state import TableStatus
+from longhall.server.web.app import Longhall, create_app
 from tests.server.conftest import Client
+
+from ..support import bot_move
 
 MAP: PinMap = load()  # the documented default map: the tests use its pins
 assert MAP.next and MAP.host and MAP.phase and MAP.buzzer
@@ -152,7 +155,9 @@ def make_rig(tmp_path: Path, pins: MockFactory) -> Iterator[Callable[..., Rig]]:
         lh = create_app(settings)
         made.append(lh)
         clock = Clock()
-        hw = start_hardware(lh.table, settings, pin_factory=factory or pins, clock=clock)
+        hw = start_hardware(
+            lh.table, settings, pin_factory=factory or pins, clock=clock, night=lh.night
+        )
         lh.hardware = hw
         display = Client(lh)  # no credentials: the table display
         rig = Rig(lh, hw, factory or pins, clock, display)
@@ -171,7 +176,7 @@ def rig(make_rig: Callable[..., Rig]) -> Rig:
 
 def step_bot(table: Table) -> bool:
     """Let one bot seat (or stand-in) make the move it wants; False if no bot has one."""
-    move = table.bot_move()
+    move = bot_move(table)
     if move is None:
         return False
     seat, action = move

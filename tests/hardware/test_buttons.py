@@ -11,7 +11,7 @@ import pytest
 
 from longhall.hardware.signals import Light
 from longhall.server.games.api import progress_actions
-from longhall.server.table import Table
+from longhall.server.table.service import Table
 from tests.server.conftest import seated
 
 from .conftest import HOST, NEXT, SEATS, Rig, plan_all, play_bots

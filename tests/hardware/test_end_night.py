@@ -13,10 +13,10 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from longhall.hardware.adapter import start_hardware
-from longhall.server.app import Longhall, create_app
+from longhall.server.appliance.endnight import NightEnd
 from longhall.server.config import Settings
-from longhall.server.endnight import NightEnd
-from longhall.server.table import Identity
+from longhall.server.table.connections import Identity
+from longhall.server.web.app import Longhall, create_app
 from tests.server.conftest import Client, seated
 
 from .conftest import HOST, Clock, Rig
@@ -56,7 +56,7 @@ def night_rig(tmp_path: Path, pins: MockFactory) -> Iterator[Callable[..., Rig]]
         lh = create_app(settings)
         made.append(lh)
         clock = Clock()
-        night = NightEnd(lh.table, command, grace=0)
+        night = lh.night = NightEnd(lh.table, command, grace=0)
         hw = start_hardware(lh.table, settings, pin_factory=pins, clock=clock, night=night)
         lh.hardware = hw
         rig = Rig(lh, hw, pins, clock, Client(lh))
@@ -87,7 +87,7 @@ def test_a_long_press_ends_the_night_with_the_store_closed_first(
     version = rig.table.data.version
 
     hold_host(rig)
-    assert rig.hw.night.done.wait(60)
+    assert rig.lh.night.done.wait(60)
     # the store was whole in its file when the command ran: no write-ahead log left
     assert (tmp_path / "found").read_text() == f"wal=False version={version}\n"
     assert not rig.table.data.paused  # the release after the hold did not pause the game
@@ -107,7 +107,7 @@ def test_a_long_press_ends_the_night_with_the_store_closed_first(
     assert con.execute("SELECT max(seq) FROM records").fetchone()[0] == version + 1
     con.close()
     # holding again while shutting down starts nothing twice
-    assert rig.hw.night.request(Identity("button"))["error"]["code"] == "shutting_down"
+    assert rig.lh.night.request(Identity("button"))["error"]["code"] == "shutting_down"
 
 
 def test_a_failed_power_off_says_why_and_the_table_goes_on(
@@ -115,14 +115,14 @@ def test_a_failed_power_off_says_why_and_the_table_goes_on(
 ) -> None:
     rig = night_rig(exit_code=1)
     hold_host(rig)
-    assert rig.hw.night.done.wait(60)
+    assert rig.lh.night.done.wait(60)
     assert rig.display.last()["table"]["notices"] == []
     (failed,) = [n for n in rig.notices() if n["code"] == "poweroff_failed"]
     assert failed["params"] == {"reason": "Access denied"}
     anna, bob, cara = seated(rig.lh, ["Anna", "Bob", "Cara"])  # the store works as before
     assert anna.send("start")["ok"]
     hold_host(rig)  # and the host may try again
-    assert rig.hw.night.done.wait(60)
+    assert rig.lh.night.done.wait(60)
     assert len([n for n in rig.notices() if n["code"] == "poweroff_failed"]) == 2
 
 
@@ -133,7 +133,7 @@ def test_without_a_power_off_command_a_long_press_only_says_so(
     hold_host(rig)
     assert [n["code"] for n in rig.notices()] == ["poweroff_unavailable"]
     assert rig.display.last()["table"]["notices"] == []
-    assert not rig.hw.night.ending
+    assert not rig.lh.night.ending
 
 
 def test_a_short_press_keeps_its_meaning_on_release(night_rig: Callable[..., Rig]) -> None:
@@ -147,7 +147,7 @@ def test_a_short_press_keeps_its_meaning_on_release(night_rig: Callable[..., Rig
     assert not rig.table.data.paused
     rig.pins.pin(HOST).drive_high()
     rig.settle()
-    assert rig.table.data.paused and not rig.hw.night.ending
+    assert rig.table.data.paused and not rig.lh.night.ending
     rig.press(HOST)
     assert not rig.table.data.paused
 
@@ -155,8 +155,8 @@ def test_a_short_press_keeps_its_meaning_on_release(night_rig: Callable[..., Rig
 def test_only_the_host_or_the_button_may_end_the_night(night_rig: Callable[..., Rig]) -> None:
     rig = night_rig()
     seated(rig.lh, ["Anna", "Bob"])
-    refused = rig.hw.night.request(Identity("seat", 1))
-    assert refused["error"]["code"] == "host_only" and not rig.hw.night.ending
+    refused = rig.lh.night.request(Identity("seat", 1))
+    assert refused["error"]["code"] == "host_only" and not rig.lh.night.ending
     assert rig.display.last()["table"]["notices"] == []
 
 

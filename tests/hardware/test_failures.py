@@ -10,8 +10,8 @@ from gpiozero.pins.mock import MockFactory
 
 from longhall.hardware.adapter import PROBE_SECONDS, start_hardware
 from longhall.hardware.gpio import find_gpio
-from longhall.server.app import create_app
 from longhall.server.config import Settings
+from longhall.server.web.app import create_app
 from tests.server.conftest import Client, seated
 
 from .conftest import NEXT, SEATS, FlakyPin, Rig, plan_all
@@ -106,7 +106,10 @@ def test_auto_without_gpio_runs_without_buttons_and_says_so(tmp_path: Path) -> N
     lh = create_app(settings)
     try:
         hw = start_hardware(
-            lh.table, settings, find=lambda: find_gpio([failing("lgpio"), failing("RPi.GPIO")])
+            lh.table,
+            settings,
+            find=lambda: find_gpio([failing("lgpio"), failing("RPi.GPIO")]),
+            night=lh.night,
         )
         lh.hardware = hw
         assert lh.table.hardware["status"] == "off"
@@ -123,7 +126,7 @@ def test_auto_uses_the_first_pin_factory_that_opens(tmp_path: Path, pins: MockFa
     try:
         found, why = find_gpio([failing("lgpio"), ("mock", lambda: pins)])
         assert found is pins and why == ["lgpio: lgpio finds no gpiochip"]
-        lh.hardware = start_hardware(lh.table, settings, find=lambda: (found, why))
+        lh.hardware = start_hardware(lh.table, settings, find=lambda: (found, why), night=lh.night)
         assert lh.hardware.factory is pins  # opened for the adapter: it closes it
         assert lh.table.hardware == {"status": "ok", "message": None, "code": None}
         seated(lh, ["Anna"])

@@ -225,8 +225,8 @@ def test_vikings_on_board_lights_the_seat_whose_turn_it_is() -> None:
     phase indicator is green during the turn, white while a sailing waits for NEXT, red while the
     stern's taker sails and the chests are taken (public view only)."""
     from longhall.hardware.signals import signals
-    from longhall.server.gamedata import default_config
     from longhall.server.games.vikings_on_board import SPEC
+    from longhall.server.table.gamedata import default_config
 
     st = SPEC.new(default_config("vikings_on_board", 3), 4)
     seats = [{"vacant": False} for _ in range(3)]

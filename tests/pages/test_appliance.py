@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import requests
 
-from longhall.server.storagecheck import volatile_store
+from longhall.server.appliance.storage import volatile_store
 
 from ..support import ROOT, ServerProcess
 from .conftest import Watched, wait_until

@@ -310,9 +310,9 @@ def test_vikings_on_board_words_are_complete_in_every_language() -> None:
 def test_vikings_gone_wild_words_are_complete_in_every_language() -> None:
     """Every building kind (W0.2), phase, source of points, bonus card and log event of the
     engine has its words; French takes the printed rules' terms."""
-    from longhall.server.gamedata import load_vikings_gone_wild_cards
     from longhall.server.games.vikings_gone_wild import rules as R
     from longhall.server.games.vikings_gone_wild.phases import PHASES
+    from longhall.server.table.gamedata import load_vikings_gone_wild_cards
 
     events, whys = set(), set()
     for path in (ROOT / "server" / "games" / "vikings_gone_wild").glob("*.py"):

@@ -13,7 +13,7 @@ import pytest
 import requests
 
 from longhall.server.games.registry import GAMES
-from longhall.server.netinfo import qr_svg
+from longhall.server.qr import qr_svg
 
 from ..support import ServerProcess, replay_states
 from .conftest import PHONE, PHONE_SMALL, Watched, screenshot, tap_until, wait_until

@@ -64,7 +64,7 @@ def test_the_pages_sha256_and_canonical_json_match_the_server(
     """The table display checks fingerprints itself; its hash must be the server's."""
     import hashlib
 
-    from longhall.server import fingerprints
+    from longhall.server.table import fingerprints
 
     page = browser.new_context().new_page()
     page.goto(server.url + "/")

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from longhall.server.app import Longhall, create_app
 from longhall.server.config import Settings
 from longhall.server.games.api import GameState
 from longhall.server.games.eketorp import EketorpState
-from longhall.server.table import Table
+from longhall.server.table.service import Table
+from longhall.server.web.app import Longhall, create_app
 from tests.support import apply_patch
 
 
@@ -112,13 +112,13 @@ def guest(longhall: Longhall) -> Guest:
 
 def game(table: Table) -> GameState:
     """The table's game, for a test that started one."""
-    assert table.state is not None, "no game is running"
-    return table.state
+    assert table.game is not None, "no game is running"
+    return table.game
 
 
 def eketorp(table: Table) -> EketorpState:
     """The table's game as the Eketorp state a test set up."""
-    state = table.state
+    state = table.game
     assert isinstance(state, EketorpState), state
     return state
 

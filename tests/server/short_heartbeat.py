@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 import sys
 
-from longhall.server import app
 from longhall.server.cli import main
+from longhall.server.web import app
 
 if __name__ == "__main__":
     app.PING_INTERVAL = app.PING_TIMEOUT = float(os.environ["LONGHALL_TEST_PING"])

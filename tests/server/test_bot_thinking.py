@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from longhall.server.app import Longhall
 from longhall.server.config import DB_NAME
-from longhall.server.table import Identity
+from longhall.server.table.connections import Identity
+from longhall.server.web.app import Longhall
 
 from ..support import Phone, ServerProcess
 from .conftest import eketorp, seated
@@ -119,18 +119,18 @@ def test_a_bot_move_decided_on_a_stale_view_is_refused(longhall: Longhall) -> No
     phones = seated(longhall, ["Anna", "Bob"])
     assert phones[0].send("add_bot", bot="greedy")["ok"]
     assert phones[0].send("start")["ok"]
-    table = longhall.table
-    (turn,) = table.bot_turns()
+    table, bots = longhall.table, longhall.bots
+    (turn,) = bots.turns()
     action = turn.bot.choose(turn.state, turn.seat)  # thought on the copy, outside the lock
     assert phones[0].send("pause")["ok"] and phones[0].send("resume")["ok"]
     with table.lock:
-        assert table.bot_turn_holds(turn)  # still its seat to play, but it saw another table
+        assert bots.holds(turn)  # still its seat to play, but it saw another table
         payload = {"type": "act", "id": "bot-stale", "version": turn.version, "action": action}
         ack = table.submit(Identity("bot", turn.seat), payload)
     assert not ack["ok"] and ack["error"]["code"] == "stale_version"
     assert eketorp(table).plans[turn.seat] == {}  # nothing changed
-    (fresh,) = table.bot_turns()
-    assert fresh.version > turn.version and fresh.state is not table.state  # a copy to think on
+    (fresh,) = bots.turns()
+    assert fresh.version > turn.version and fresh.state is not table.game  # a copy to think on
 
 
 def test_the_bot_runner_is_woken_only_where_a_bot_may_act(longhall: Longhall) -> None:

@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from longhall.server import store as store_module
-from longhall.server.app import create_app
-from longhall.server.checkpoint import Checkpointer
 from longhall.server.config import Settings
-from longhall.server.store import Entry, Store, dumps
-from longhall.server.storecheck import diagnose
+from longhall.server.store import store as store_module
+from longhall.server.store.checkpoint import Checkpointer
+from longhall.server.store.damaged import diagnose
+from longhall.server.store.store import Entry, Store, dumps
+from longhall.server.web.app import create_app
 
 from .conftest import seated
 
@@ -214,7 +214,7 @@ def test_a_failed_checkpoint_fails_no_command_and_is_tried_again(
     store = Store(tmp_path / "longhall.sqlite3", checkpoint_pages=20)
     try:
         seq = 0
-        with caplog.at_level(logging.ERROR, logger="longhall.checkpoint"):
+        with caplog.at_level(logging.ERROR, logger="longhall.server.store.checkpoint"):
             while not folds.results:  # every write succeeds; the second checkpoint too
                 seq += 1
                 store.write([entry(seq)])

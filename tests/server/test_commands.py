@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 
-from longhall.server import fingerprints
-from longhall.server.app import Longhall
-from longhall.server.table import Identity
+from longhall.server.table import fingerprints
+from longhall.server.table.connections import Identity
+from longhall.server.web.app import Longhall
 
+from ..support import bot_move
 from .conftest import Client, Guest, eketorp, game, seated
 
 
@@ -172,11 +173,11 @@ def test_press_next_explains_why_nothing_happens(longhall: Longhall) -> None:
 def test_bots_play_through_the_same_path(longhall: Longhall) -> None:
     anna, bob, cara = started(longhall, ["Anna", "Bob", "Cara"], bots=3)
     table = longhall.table
-    while table.bot_move() is not None:
-        move = table.bot_move()
+    while bot_move(table) is not None:
+        move = bot_move(table)
         assert move is not None
         seat, action = move
-        from longhall.server.table import Identity
+        from longhall.server.table.connections import Identity
 
         ack = table.submit(
             Identity("bot", seat),
@@ -190,7 +191,7 @@ def test_bots_play_through_the_same_path(longhall: Longhall) -> None:
         assert ack["ok"]
     assert all(eketorp(table).committed[s] for s in (3, 4, 5))
     # a bot cannot act for a player
-    from longhall.server.table import Identity
+    from longhall.server.table.connections import Identity
 
     ack = table.submit(
         Identity("bot", 3), {"type": "start", "id": "bot-start-xx", "version": table.data.version}
@@ -201,7 +202,7 @@ def test_bots_play_through_the_same_path(longhall: Longhall) -> None:
 def test_the_round_s_plans_stay_checkable_through_many_fights() -> None:
     """A screen that connects late in a round still gets every plan's salt (a batch revealed
     together stays until the next batch), and only the last few single card reveals."""
-    from longhall.server.table import SINGLE_REVEALS_KEPT, keep_reveals
+    from longhall.server.table.state import SINGLE_REVEALS_KEPT, keep_reveals
 
     plans = [{"seat": s, "salt": f"p{s}", "hash": "h", "content": {"A": 1}} for s in range(6)]
     kept = keep_reveals([], plans, together=True)

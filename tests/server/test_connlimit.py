@@ -9,7 +9,7 @@ from typing import Any
 
 import requests
 
-from longhall.server.connlimit import ConnectionLimit
+from longhall.server.web.limits import ConnectionLimit
 
 from ..support import ServerProcess
 

@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from longhall.server.messages import diff
+from longhall.server.table.messages import diff
 
 from ..support import apply_patch
 

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from longhall.server.frozen import freeze
-from longhall.server.gamedata import default_config
 from longhall.server.games.registry import GAMES
-from longhall.server.messages import diff
+from longhall.server.table.gamedata import default_config
+from longhall.server.table.messages import diff
+from longhall.server.table.views import freeze
 
 from ..support import apply_patch
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from longhall.server.app import Longhall
-from longhall.server.table import Identity
+from longhall.server.table.connections import Identity
+from longhall.server.web.app import Longhall
 
+from ..support import bot_move
 from .conftest import eketorp, seated
 
 
@@ -15,7 +16,7 @@ def test_the_host_adds_an_expert_bot_and_it_plans_through_the_table(longhall: Lo
     assert table.data.seats[2].bot == "expert"
     assert phones[0].send("start")["ok"]
     moves = 0
-    while (move := table.bot_move()) is not None:
+    while (move := bot_move(table)) is not None:
         seat, action = move
         assert seat == 2
         ack = table.submit(

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from longhall.server.app import Longhall, create_app
-from longhall.server.commands import COMMANDS
 from longhall.server.config import Settings
-from longhall.server.ratelimit import TokenBucket
+from longhall.server.table.commands import COMMANDS
+from longhall.server.web.app import Longhall, create_app
+from longhall.server.web.ratelimit import TokenBucket
 
 from .conftest import Client, seated
 

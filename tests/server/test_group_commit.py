@@ -17,13 +17,13 @@ from typing import Any
 
 import pytest
 
-from longhall.server.app import Longhall, create_app
 from longhall.server.config import Settings
 from longhall.server.games.api import progress_actions
-from longhall.server.records import Records
-from longhall.server.sender import Sender
-from longhall.server.store import Entry, Store
-from longhall.server.table import Table
+from longhall.server.store.store import Entry, Store
+from longhall.server.table.commands import restore
+from longhall.server.table.service import Table
+from longhall.server.web.app import Longhall, create_app
+from longhall.server.web.transport.sender import Sender
 
 from ..support import Phone, ServerProcess
 from .conftest import Client, seated
@@ -145,15 +145,15 @@ def plan_all_but_commit(phone: Client) -> None:
 def commit_all_at_once(lh: Longhall, phones: list[Client], store: GatedStore) -> list[Any]:
     """Each phone commits its plan from its own thread: the first write is held at the gate
     until the five others are queued behind it; return the answers in seat order."""
-    journal = lh.table.journal
+    group_commit = lh.table.group_commit
     queued = threading.Semaphore(0)
-    real_add = journal.add
+    real_add = group_commit.add
 
     def add(entry: Entry, generation: int) -> None:
         real_add(entry, generation)
         queued.release()
 
-    journal.add = add  # type: ignore[method-assign]
+    group_commit.add = add  # type: ignore[method-assign]
     answers: list[Any] = [None] * len(phones)
 
     def commit(i: int) -> None:
@@ -176,7 +176,7 @@ def commit_all_at_once(lh: Longhall, phones: list[Client], store: GatedStore) ->
     store.gate.set()
     for thread in threads:
         thread.join(WAIT)
-    journal.add = real_add  # type: ignore[method-assign]
+    group_commit.add = real_add  # type: ignore[method-assign]
     return answers
 
 
@@ -184,7 +184,7 @@ def stored_table(path: Path) -> dict[str, Any]:
     """The table as a restart would rebuild it from the file."""
     store = Store(path)
     try:
-        return Records.restore(store, lambda: "unused").snapshot()
+        return restore(store, lambda: "unused").snapshot()
     finally:
         store.close()
 
@@ -283,7 +283,7 @@ def test_a_phone_connecting_during_a_write_is_shown_only_what_is_stored(
 def test_without_group_commit_each_command_is_its_own_write(table_of_six: Any) -> None:
     """The peer bench/burst.py measures against: the record written under the table's lock."""
     lh, phones, store, watch = table_of_six
-    lh.table.group_commit = False
+    lh.table.grouped = False
     commits = store.commits
     for phone in phones:
         view = phone.last()
@@ -304,7 +304,7 @@ def test_group_commit_setting_reads_its_environment_variable(
     assert not settings.group_commit
     store = Store(settings.db_path)
     try:
-        assert not Table(store, settings, lambda ops: None).group_commit
+        assert not Table(store, settings, lambda ops, stream: None).grouped
     finally:
         store.close()
     monkeypatch.setenv("LONGHALL_GROUP_COMMIT", "1")
@@ -446,8 +446,8 @@ def test_a_command_applied_as_a_write_fails_is_refused_and_never_stored(
         if armed[0] and threading.current_thread() is second:
             armed[0] = False
             store.gate.set()
-            with table.journal.cond:
-                assert table.journal.cond.wait_for(lambda: table.journal.broken, WAIT)
+            with table.group_commit.cond:
+                assert table.group_commit.cond.wait_for(lambda: table.group_commit.broken, WAIT)
         return real_sids()
 
     table.connections.sids = sids  # type: ignore[method-assign]
@@ -476,8 +476,8 @@ def test_a_snapshot_asked_for_right_after_a_failed_write_shows_the_disk(
     committing, answer = commit_held(phones[0], store)
     with table.lock:  # as a phone's snapshot request that has the lock when the write fails
         store.gate.set()
-        with table.journal.cond:
-            assert table.journal.cond.wait_for(lambda: table.journal.broken, WAIT)
+        with table.group_commit.cond:
+            assert table.group_commit.cond.wait_for(lambda: table.group_commit.broken, WAIT)
         shown = table.snapshot_for("a-table-display")
     committing.join(WAIT)
     assert shown["version"] == before
@@ -508,13 +508,13 @@ def test_a_phone_is_let_in_or_sent_away_by_what_is_stored(tmp_path: Path) -> Non
         assert store.entered.wait(WAIT)  # the kick is applied, its record at the gate
         came: list[Client] = []
         waits = threading.Event()  # the phone's connection waits for the disk, or is done
-        real_wait = table.journal.wait
+        real_wait = table.group_commit.wait
 
         def wait(version: int, generation: int) -> bool:
             waits.set()
             return real_wait(version, generation)
 
-        table.journal.wait = wait  # type: ignore[method-assign]
+        table.group_commit.wait = wait  # type: ignore[method-assign]
 
         def come_back() -> None:
             try:
@@ -528,7 +528,7 @@ def test_a_phone_is_let_in_or_sent_away_by_what_is_stored(tmp_path: Path) -> Non
         store.gate.set()
         kicking.join(WAIT)
         coming.join(WAIT)
-        table.journal.wait = real_wait  # type: ignore[method-assign]
+        table.group_commit.wait = real_wait  # type: ignore[method-assign]
         assert kicked[0]["error"]["code"] == "storage_failed"
         assert len(table.data.seats) == 3
         assert came[0].connected, "the phone was sent away by a kick that was never stored"

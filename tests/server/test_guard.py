@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from longhall.server.guard import FloodFilter, OneLineFormatter, _thread_exception, escape
+from longhall.server.web.logs import FloodFilter, OneLineFormatter, _thread_exception, escape
 
 
 class Clock:
@@ -68,7 +68,7 @@ def run_in_thread(name: str, error: BaseException) -> None:
 def test_a_writer_meeting_a_closed_socket_is_quiet_other_errors_are_logged(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    caplog.set_level(logging.DEBUG, logger="longhall.guard")
+    caplog.set_level(logging.DEBUG, logger="longhall.server.web.logs")
     run_in_thread("Thread-7 (writer)", OSError(errno.EBADF, "Bad file descriptor"))
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
     run_in_thread("Thread-8 (worker)", RuntimeError("a real bug"))

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from longhall.server.guard import JOIN_GRACE
+from longhall.server.web.transport.sessions import JOIN_GRACE
 
 from ..support import Phone, ServerProcess
 

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from longhall.server.gamedata import default_config
 from longhall.server.games.api import Field, IllegalAction
 from longhall.server.games.phased import PhasedState
 from longhall.server.games.registry import GAMES
+from longhall.server.table.gamedata import default_config
 
 from ..support import ROOT
 

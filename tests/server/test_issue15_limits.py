@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from longhall.server.app import create_app
 from longhall.server.config import Settings
-from longhall.server.ratelimit import RateLimits
+from longhall.server.web.app import create_app
+from longhall.server.web.ratelimit import RateLimits
 
 from .conftest import Client
 

@@ -6,10 +6,10 @@ import time
 
 import pytest
 
-from longhall.server.app import Longhall, create_app
 from longhall.server.config import Settings
-from longhall.server.netinfo import qr_svg
-from longhall.server.seats import hash_token
+from longhall.server.qr import qr_svg
+from longhall.server.table.seats import hash_token
+from longhall.server.web.app import Longhall, create_app
 
 from .conftest import Client, Guest, seated
 
@@ -304,7 +304,7 @@ def test_a_join_answer_is_repeated_only_to_the_phone_that_asked(
 
 
 def test_healthz_tells_the_longhall_version(longhall: Longhall) -> None:
-    from longhall.server.app import longhall_version
+    from longhall.server.web.pages import longhall_version
 
     body = longhall.app.test_client().get("/healthz").get_json()
     assert body["status"] == "ok" and body["version"] == longhall_version()
@@ -316,7 +316,7 @@ def test_the_join_address_follows_the_machine_s_address(
 ) -> None:
     """A Pi whose network comes up after the server (or that moves) shows the right join
     address and QR code without a restart."""
-    import longhall.server.app as app_module
+    import longhall.server.web.app as app_module
 
     address = ["127.0.0.1"]
     monkeypatch.setattr(app_module, "ADDRESS_CHECK_SECONDS", 0.02)

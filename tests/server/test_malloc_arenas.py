@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from longhall.server import serve as serve_module
 from longhall.server.config import Settings
+from longhall.server.web import serve as serve_module
 
 pytestmark = pytest.mark.skipif(
     platform.libc_ver()[0] != "glibc", reason="malloc arenas are glibc's"
@@ -24,7 +24,7 @@ pytestmark = pytest.mark.skipif(
 # many arenas glibc has then (counted in malloc_info's report, written to the path given).
 CHILD = """
 import ctypes, sys, threading
-from longhall.server.serve import limit_malloc_arenas
+from longhall.server.web.serve import limit_malloc_arenas
 took = limit_malloc_arenas() if sys.argv[1] == "cap" else False
 gate = threading.Barrier(9)
 def work():

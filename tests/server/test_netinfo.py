@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import ipaddress
 import re
+import socket
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from longhall.server import netinfo
-from longhall.server.app import create_app
+from longhall.server.appliance import addresses as netinfo
+from longhall.server.appliance.addresses import base_url, lan_address
 from longhall.server.config import Settings
-from longhall.server.netinfo import base_url, lan_address, qr_svg, wifi_qr_text
+from longhall.server.qr import qr_svg, wifi_qr_text
+from longhall.server.web.app import create_app
 
 # -- the WIFI: text ----------------------------------------------------------------------------
 
@@ -148,7 +150,7 @@ class FakeSocket:
 def route(
     monkeypatch: pytest.MonkeyPatch, address: str | None, interfaces: list[tuple[str, str]]
 ) -> None:
-    monkeypatch.setattr("longhall.server.netinfo.socket.socket", lambda *_: FakeSocket(address))
+    monkeypatch.setattr(socket, "socket", lambda *_: FakeSocket(address))
     monkeypatch.setattr(netinfo, "ipv4_addresses", lambda: interfaces)
 
 

@@ -9,18 +9,21 @@ from typing import Any, NoReturn
 
 import pytest
 
-from longhall.server.app import create_app
+from longhall.server.cli.history import replay_game
 from longhall.server.config import Settings
-from longhall.server.store import Entry, Store
-from longhall.server.table import Identity, Table, replay_game
+from longhall.server.store.store import Entry, Store
+from longhall.server.table.connections import Identity
+from longhall.server.table.service import Table
+from longhall.server.web.app import create_app
 
+from ..support import bot_move
 from .conftest import Client, eketorp, game, seated
 
 
 def drive(table: Table, steps: int) -> None:
     """Let the bots (and NEXT) play ``steps`` moves through the table."""
     for _ in range(steps):
-        move = table.bot_move()
+        move = bot_move(table)
         if move is None:
             if table.data.status != "playing":
                 return
@@ -188,7 +191,7 @@ def test_a_bug_half_way_through_a_command_changes_nothing(
 ) -> None:
     """A command that fails with an unexpected error after the game moved (here: the plan
     fingerprints) is answered ``server_error`` and the table goes back to what is stored."""
-    from longhall.server import fingerprints
+    from longhall.server.table import fingerprints
 
     lh = create_app(settings)
     try:

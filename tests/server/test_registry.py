@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from longhall.server.app import Longhall
-from longhall.server.commands import HOST_ONLY, KINDS
+from longhall.server.table.commands import HOST_ONLY, KINDS
+from longhall.server.web.app import Longhall
 
 from .conftest import seated
 

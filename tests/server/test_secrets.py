@@ -7,11 +7,13 @@ import json
 import random
 from typing import Any
 
-from longhall.server.app import Longhall
 from longhall.server.games.api import progress_actions
-from longhall.server.table import Identity, Table
+from longhall.server.table.connections import Identity
+from longhall.server.table.service import Table
+from longhall.server.web.app import Longhall
 from tests.support import received
 
+from ..support import bot_move
 from .conftest import Client, game, seated
 
 
@@ -21,8 +23,8 @@ def record_versions(table: Table) -> tuple[dict[int, Any], dict[str, list[int]]]
     salts: dict[str, list[int]] = {}  # salt -> [first version held, version revealed]
 
     def listener(t: Table) -> None:
-        if t.state is not None:
-            states[t.data.version] = t.state.to_dict()
+        if t.game is not None:
+            states[t.data.version] = t.game.to_dict()
         for entry in t.data.commitments.values():
             salts.setdefault(entry["salt"], [t.data.version, 1 << 30])
         for reveal in t.data.reveals:
@@ -47,7 +49,7 @@ def play_whole_game(longhall: Longhall, phones: list[Client], seed: int) -> None
                 ack = phone.send("act", version=view["version"], action=rnd.choice(legal))
                 assert ack["ok"] or ack["error"]["code"] == "stale_version", ack
                 moved = True
-        move = table.bot_move()
+        move = bot_move(table)
         if move is not None:
             seat, action = move
             assert table.submit(

@@ -21,11 +21,11 @@ from engineio import packet as engineio_packet
 from socketio import packet as socketio_packet
 from wsproto.frame_protocol import Opcode, RsvBits
 
-from longhall.server import deflate
 from longhall.server.config import Settings
 from longhall.server.games.api import progress_actions
-from longhall.server.sender import DirectWebSocket, Sender
-from longhall.server.wsframes import FrameSocket
+from longhall.server.web.transport import deflate
+from longhall.server.web.transport.frames import FrameSocket
+from longhall.server.web.transport.sender import DirectWebSocket, Sender
 
 from ..support import Phone, RawWebSocket, ServerProcess, apply_patch
 

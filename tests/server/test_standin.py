@@ -6,8 +6,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from longhall.server.app import Longhall
-from longhall.server.table import Table
+from longhall.server.table.service import Table
+from longhall.server.web.app import Longhall
 
 from .conftest import eketorp, seated
 

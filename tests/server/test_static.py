@@ -5,7 +5,7 @@ from __future__ import annotations
 import gzip
 from pathlib import Path
 
-from longhall.server.app import Longhall
+from longhall.server.web.app import Longhall
 
 ROOT = Path(__file__).resolve().parents[2]
 

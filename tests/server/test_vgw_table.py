@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from longhall.server.app import Longhall, create_app
 from longhall.server.config import Settings
+from longhall.server.web.app import Longhall, create_app
 
 from .conftest import Client, seated
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from longhall.server.app import Longhall
+from longhall.server.web.app import Longhall
 from tests.support import received
 
 from .conftest import Client, seated

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from longhall.server.checkpoint import Checkpointer
-from longhall.server.store import Entry, Store
+from longhall.server.store.checkpoint import Checkpointer
+from longhall.server.store.store import Entry, Store
 
 from .test_checkpoint import assert_holds_up_to
 from .test_checkpoint import entry as checkpoint_entry

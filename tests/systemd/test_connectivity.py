@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from longhall.server.app import create_app
 from longhall.server.config import Settings
+from longhall.server.web.app import create_app
 from tests.support import ServerProcess
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from longhall.server.app import read_hotspot
+from longhall.server.web.app import read_hotspot
 
 from .conftest import INSTALL, render
 
@@ -370,4 +370,4 @@ def test_longhall_installs_offline_without_a_build_step(tmp_path: Path) -> None:
         timeout=300,
     )
     assert compiled.returncode == 0, compiled.stdout
-    assert list((copy / "server" / "__pycache__").glob("sdnotify.*.pyc"))
+    assert list((copy / "server" / "appliance" / "__pycache__").glob("sdnotify.*.pyc"))

@@ -52,7 +52,7 @@ def test_the_hotspots_dns_answers_the_short_name_and_the_checks(tmp_path: Path) 
     for host in ("connectivitycheck.gstatic.com", "captive.apple.com", "www.msftconnecttest.com"):
         assert f"address=/{host}/10.42.0.1" in lines
     # the names the server's routes answer for are the names the DNS sends to the Pi
-    from longhall.server.appliance import CHECK_HOSTS
+    from longhall.server.appliance.portal import CHECK_HOSTS
 
     assert {line.split("/")[1] for line in lines[2:]} == set(CHECK_HOSTS)
     dnsmasq = shutil.which("dnsmasq") or "/usr/sbin/dnsmasq"

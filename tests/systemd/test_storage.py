@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from longhall.server.storagecheck import NOTICE, mount_of, parse_mountinfo, volatile_store
+from longhall.server.appliance.storage import NOTICE, mount_of, parse_mountinfo, volatile_store
 from tests.support import Phone, ServerProcess
 
 # raspi-config's overlay file system: / is an overlay over the SD card's root partition

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from longhall.server.sdnotify import Heartbeat, sd_notify, started, watchdog_seconds
+from longhall.server.appliance.sdnotify import Heartbeat, sd_notify, started, watchdog_seconds
 from tests.support import ServerProcess
 
 from .conftest import render, unit

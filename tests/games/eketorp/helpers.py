@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from longhall.server.gamedata import default_config
 from longhall.server.games.api import GameState
 from longhall.server.games.eketorp import SPEC, EketorpState
 from longhall.server.games.eketorp import rules as R
+from longhall.server.table.gamedata import default_config
 
 RED, BLUE, YELLOW, GREEN, WHITE, BLACK = range(6)
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from longhall.server.gamedata import default_config
+from longhall.server.cli.simulate import play_game
 from longhall.server.games.eketorp import SPEC
-from longhall.server.simulate import play_game
+from longhall.server.table.gamedata import default_config
 
 from ..conformance import greedy_win_share
 from .helpers import BLUE, RED, clear_fields, new_game, plan, set_castle, set_field, set_hand, siege
@@ -17,8 +17,8 @@ def test_greedy_beats_random_in_most_games() -> None:
 def test_greedy_bots_do_not_favour_a_seat() -> None:
     """Between greedy bots every seat wins its share: equal choices are not always settled
     against the lowest seat (which once let the last seat win 145 of 150 games)."""
-    from longhall.server.gamedata import default_config
-    from longhall.server.simulate import play_game
+    from longhall.server.cli.simulate import play_game
+    from longhall.server.table.gamedata import default_config
 
     config = default_config("eketorp", 3)
     wins = [0.0, 0.0, 0.0]
@@ -33,7 +33,7 @@ def test_greedy_never_changes_its_mind_while_planning() -> None:
     """R3: the greedy bot works its plan out again at every step of planning; it must be the
     same plan each time, or the bot takes vikings back and forth (a tie-break drawn afresh at
     every step once did that, a sixth more actions per game)."""
-    from longhall.server.gamedata import default_config
+    from longhall.server.table.gamedata import default_config
 
     config = default_config("eketorp", 4)
     for seed in range(6):

@@ -29,7 +29,7 @@ from .helpers import eketorp
     deck=st.sampled_from(["house", "house", "physical"]),
 )
 def test_whole_random_games_conserve_everything(players: int, seed: int, deck: str) -> None:
-    from longhall.server.gamedata import default_config
+    from longhall.server.table.gamedata import default_config
 
     state = eketorp(SPEC.new({**default_config("eketorp", players), "deck": deck}, seed))
     rnd = random.Random(seed)

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from longhall.server.gamedata import default_config, load_material_cards
 from longhall.server.games.api import IllegalAction
 from longhall.server.games.eketorp import SPEC
 from longhall.server.games.eketorp import rules as R
 from longhall.server.games.eketorp import setup as eketorp_setup
 from longhall.server.games.rng import Rng, T
+from longhall.server.table.gamedata import default_config, load_material_cards
 
 from .helpers import eketorp, new_game, ok, plan
 

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from longhall.server.gamedata import default_config
 from longhall.server.games.api import IllegalAction
 from longhall.server.games.vikings_gone_wild import SPEC, WildState
 from longhall.server.games.vikings_gone_wild import rules as R
+from longhall.server.table.gamedata import default_config
 
 VINCENT, MARIE, BRAM, LOTTE = range(4)
 

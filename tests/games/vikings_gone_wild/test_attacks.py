@@ -3,9 +3,9 @@ value (D1-D7, D21)."""
 
 from __future__ import annotations
 
-from longhall.server import fingerprints
 from longhall.server.games.vikings_gone_wild import SPEC
 from longhall.server.games.vikings_gone_wild.turn import targets
+from longhall.server.table import fingerprints
 
 from .helpers import (
     BRAM,

@@ -7,10 +7,10 @@ import json
 import pytest
 
 from longhall.server.cli import main
-from longhall.server.gamedata import default_config
+from longhall.server.cli.simulate import play_game
 from longhall.server.games.vikings_gone_wild import SPEC
 from longhall.server.games.vikings_gone_wild.bots import GreedyBot
-from longhall.server.simulate import play_game
+from longhall.server.table.gamedata import default_config
 
 from ..conformance import greedy_win_share
 from .helpers import MARIE, VINCENT, give, to_players

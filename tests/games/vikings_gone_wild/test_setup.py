@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from longhall.server.gamedata import default_config, load_vikings_gone_wild_cards
 from longhall.server.games.api import IllegalAction
 from longhall.server.games.vikings_gone_wild import SPEC
 from longhall.server.games.vikings_gone_wild import rules as R
+from longhall.server.table.gamedata import default_config, load_vikings_gone_wild_cards
 
 from .helpers import NUMBERS, new_game, ok, refused, take_first_missions
 

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from longhall.server.gamedata import default_config
 from longhall.server.games.api import GameState, IllegalAction
 from longhall.server.games.vikings_on_board import SPEC, VikingsState
 from longhall.server.games.vikings_on_board import rules as R
+from longhall.server.table.gamedata import default_config
 
 RED, GREEN, BLUE, YELLOW = range(4)
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from longhall.server.gamedata import default_config
+from longhall.server.cli.simulate import play_game
 from longhall.server.games.vikings_on_board import SPEC
-from longhall.server.simulate import play_game
+from longhall.server.table.gamedata import default_config
 
 from ..conformance import greedy_win_share
 from .helpers import BLUE, GREEN, RED, arrange, go, new_game, piece, set_market, set_prow

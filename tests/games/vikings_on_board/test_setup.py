@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from longhall.server.gamedata import default_config, load_vikings_components
 from longhall.server.games.api import IllegalAction
 from longhall.server.games.vikings_on_board import SPEC
 from longhall.server.games.vikings_on_board import rules as R
+from longhall.server.table.gamedata import default_config, load_vikings_components
 
 from .helpers import BLUE, GREEN, RED, YELLOW, new_game, ok, piece, vikings
 

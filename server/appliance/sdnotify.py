@@ -1,0 +1,107 @@
+"""systemd's notify protocol: READY=1 once the server serves, then a heartbeat for its watchdog.
+
+Under ``Type=notify`` with ``WatchdogSec=`` systemd passes ``$NOTIFY_SOCKET`` and
+``$WATCHDOG_USEC``; a server that stops sending ``WATCHDOG=1`` in time is killed and restarted.
+Each heartbeat first takes the table's lock: a lock that never comes free (a deadlock, a command
+stuck in the store) stops the heartbeat, and systemd restarts the server instead of the table
+hanging for the rest of the night. Without those variables (tests, ``./run serve``) nothing is sent.
+No dependency: a notification is one datagram on a Unix socket.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+from collections.abc import Callable, Mapping
+from typing import Protocol
+
+log = logging.getLogger(__name__)
+
+
+class Lock(Protocol):
+    def acquire(self, blocking: bool = ..., timeout: float = ...) -> bool: ...
+    def release(self) -> None: ...
+
+
+def sd_notify(message: str, environ: Mapping[str, str] = os.environ) -> bool:
+    """Send one notification to systemd; False when not run under systemd (or it failed)."""
+    address = environ.get("NOTIFY_SOCKET", "")
+    if not address:
+        return False
+    if address.startswith("@"):  # an abstract socket
+        address = "\0" + address[1:]
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC) as sock:
+            sock.connect(address)
+            sock.sendall(message.encode("utf-8"))
+    except OSError as err:
+        log.warning("could not notify systemd (%s)", err)
+        return False
+    return True
+
+
+def watchdog_seconds(environ: Mapping[str, str] = os.environ) -> float | None:
+    """The watchdog's timeout in seconds, if systemd set one for this process."""
+    usec = environ.get("WATCHDOG_USEC", "")
+    pid = environ.get("WATCHDOG_PID", "")
+    if not usec.isdigit() or int(usec) == 0:
+        return None
+    if pid and pid != str(os.getpid()):
+        return None  # meant for another process (a parent that passed on its environment)
+    return int(usec) / 1_000_000
+
+
+class Heartbeat:
+    """WATCHDOG=1 every half timeout, each one only once the table's lock could be taken."""
+
+    def __init__(
+        self,
+        lock: Lock,
+        timeout: float,
+        send: Callable[[str], bool] = sd_notify,
+    ) -> None:
+        self.lock = lock
+        self.interval = timeout / 2  # systemd's advice: ping at half the timeout
+        self.send = send
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="sd-watchdog", daemon=True)
+
+    def beat(self) -> bool:
+        """One heartbeat, if the table's lock comes free within one interval."""
+        if not self.lock.acquire(timeout=self.interval):
+            log.error(
+                "the table's lock was not free for %.0f s: no heartbeat (systemd restarts the "
+                "server if this goes on)",
+                self.interval,
+            )
+            return False
+        try:
+            self.send("WATCHDOG=1")
+        finally:
+            self.lock.release()
+        return True
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.stopping.set()
+
+    def _run(self) -> None:
+        while not self.stopping.wait(self.interval):
+            self.beat()
+
+
+def started(lock: Lock, environ: Mapping[str, str] = os.environ) -> Heartbeat | None:
+    """Tell systemd the server is ready and start the heartbeat if it keeps a watchdog."""
+    if not sd_notify("READY=1\nSTATUS=Serving the table", environ):
+        return None
+    timeout = watchdog_seconds(environ)
+    if timeout is None:
+        return None
+    heartbeat = Heartbeat(lock, timeout, lambda message: sd_notify(message, environ))
+    heartbeat.start()
+    log.info("systemd watchdog: a heartbeat every %.1f s", heartbeat.interval)
+    return heartbeat

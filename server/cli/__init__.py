@@ -1,0 +1,161 @@
+"""The ``longhall`` command: ``longhall simulate`` plays whole games between bots."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..games.registry import GAMES
+from .simulate import BOT_MODES, budget_from_env
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="longhall",
+        description="Longhall: a game-night hub for board games with phones as secret boards.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    sim = sub.add_parser("simulate", help="play whole games between bots")
+    sim.add_argument("--game", choices=sorted(GAMES), default="eketorp")
+    sim.add_argument("--players", type=int, default=4, help="players per game")
+    sim.add_argument("--games", type=int, default=1, help="number of games")
+    sim.add_argument("--seed", type=int, default=1, help="seed of the first game (then +1 each)")
+    sim.add_argument(
+        "--bots",
+        choices=BOT_MODES,
+        default="greedy",
+        help="mixed: greedy bots on even seats, random bots on odd seats",
+    )
+    sim.add_argument(
+        "--playouts",
+        type=int,
+        help="expert bots' play-outs per decision (default: $LONGHALL_EXPERT_PLAYOUTS, else 96 for"
+        " Eketorp, 48 for Vikings on Board)",
+    )
+    sim.add_argument(
+        "--deck",
+        help="a data file instead of the house one: Eketorp's material deck, Vikings on Board's"
+        " components, Vikings Gone Wild's card data",
+    )
+    sim.add_argument("--json", action="store_true", help="one JSON object per game, then totals")
+
+    srv = sub.add_parser("serve", help="run the game-night server for one table")
+    srv.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
+    srv.add_argument("--port", type=int, default=8000)
+    srv.add_argument(
+        "--data-dir",
+        type=Path,
+        help="where the game store lives (default: $STATE_DIRECTORY, else ~/.local/state/longhall)",
+    )
+    srv.add_argument(
+        "--gpio",
+        choices=("auto", "mock", "off"),
+        default="auto",
+        help="buttons and LEDs: auto finds GPIO if there is any; mock simulates pins",
+    )
+    srv.add_argument("--gpio-config", type=Path, help="a pin map (TOML) instead of the default")
+    srv.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.8,
+        help="seconds a bot waits before a move everyone sees (default 0.8)",
+    )
+    srv.add_argument(
+        "--auto-next",
+        type=float,
+        metavar="SECONDS",
+        help="press NEXT by itself after this many seconds (a table without buttons)",
+    )
+    srv.add_argument(
+        "--public-url", help="the address phones should use, e.g. http://10.42.0.1:8000"
+    )
+    srv.add_argument(
+        "--hotspot-file",
+        type=Path,
+        help="the offline Wi-Fi's name and password, to show its QR code",
+    )
+    srv.add_argument("--seed", type=int, help="fixed game seeds, for tests and tournaments")
+    srv.add_argument(
+        "--poweroff-command",
+        metavar="COMMAND",
+        help='end the night with a long press on HOST: run this, e.g. "systemctl poweroff"',
+    )
+    srv.add_argument(
+        "--rate-limit",
+        type=float,
+        default=20.0,
+        metavar="EVENTS_PER_SECOND",
+        help="events a connection may send per second, bursts of twice that (default 20)",
+    )
+
+    srv.add_argument(
+        "--fresh-store",
+        action="store_true",
+        help="begin a new table when the game store was found damaged (it stays, kept aside)",
+    )
+
+    hist = sub.add_parser("history", help="list the games stored on this server")
+    hist.add_argument("--data-dir", type=Path)
+    hist.add_argument("--json", action="store_true")
+
+    rep = sub.add_parser("replay", help="replay a stored game from its log and print its scores")
+    rep.add_argument("game_id", type=int)
+    rep.add_argument("--data-dir", type=Path)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    budget_from_env()  # the expert bots' budget, for simulate and serve alike
+    if args.command == "simulate":
+        from .simulate import run
+
+        return run(args, sys.stdout)
+    from ..config import Settings, default_data_dir
+
+    data_dir = args.data_dir or default_data_dir()
+    if args.command == "serve":
+        from ..web.serve import serve
+
+        settings = Settings(
+            host=args.host,
+            port=args.port,
+            data_dir=data_dir,
+            gpio=args.gpio,
+            gpio_config=args.gpio_config,
+            bot_delay=args.bot_delay,
+            auto_next=args.auto_next,
+            public_url=args.public_url,
+            hotspot_file=args.hotspot_file,
+            seed=args.seed,
+            poweroff_command=args.poweroff_command,
+            rate=args.rate_limit,
+            burst=max(1, int(args.rate_limit * 2)),
+            fresh_store=args.fresh_store,
+        )
+        return serve(settings)
+    from ..store.damaged import diagnose
+    from .history import print_history, print_replay
+
+    db = Settings(data_dir=data_dir).db_path
+    problem = diagnose(db)
+    if problem is not None:  # opening it for writing could make SQLite drop its -wal
+        print(
+            f"The game store {db} {problem}: start `longhall serve` to keep it aside, "
+            "then see docs/pi-setup.md, Backups.",
+            file=sys.stderr,
+        )
+        return 3
+
+    if args.command == "history":
+        return print_history(Settings(data_dir=data_dir), args.json, sys.stdout)
+    if args.command == "replay":
+        return print_replay(Settings(data_dir=data_dir), args.game_id, sys.stdout)
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

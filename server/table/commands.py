@@ -1,0 +1,688 @@
+"""Every command a client, a button or a bot may send, each declared once.
+
+A :class:`CommandKind` says what a command takes (its fields, checked by
+:func:`.envelope.check_shape`, and :attr:`~CommandKind.check` for their values), who
+may send it, what the table must be doing for it (:attr:`~CommandKind.needs`), what it was decided
+on (:attr:`~CommandKind.context`, for refusing stale commands), how it becomes a record
+(:attr:`~CommandKind.prepare`: any randomness is drawn there, once) and how that record changes
+the table (:attr:`~CommandKind.apply`: deterministic, also used to replay the stored records).
+The game's own actions are declared the same way, by each game's ``Phase.handlers``.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ..games.api import JSON
+from ..games.registry import GAMES
+from ..qr import qr_svg
+from ..store import Store
+from .connections import Identity
+from .envelope import LANGUAGES, Command, CommandError, check_shape, clean_name
+from .gamedata import default_config
+from .kinds import (
+    PROXY_ACTIONS,
+    Apply,
+    CommandKind,
+    Desk,
+    Prepare,
+    Prepared,
+    Sender,
+    _record,
+    check_bot,
+    free_colour,
+    named_seat,
+    room_for_one_more,
+    seat_index,
+)
+from .seats import COLOURS, Occupant, hash_token, new_token
+from .state import Outcome, Record, TableState
+
+# -- the lobby -------------------------------------------------------------------------------
+
+
+def _check_name(cmd: Command) -> None:
+    clean_name(cmd["name"])
+
+
+def prepare_join(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    if desk.live.data.locked:
+        raise CommandError(
+            "table_locked", "The host has closed the table to new players: ask the host."
+        )
+    room_for_one_more(desk)
+    colour = free_colour(desk, cmd["colour"])
+    token = new_token()
+    record = {"name": clean_name(cmd["name"]), "colour": colour, "token_hash": hash_token(token)}
+    return record, {"token": token, "seat": len(desk.live.data.seats)}
+
+
+def apply_join(table: TableState, record: Record) -> Outcome:
+    data = table.data
+    data.seats.append(Occupant(record["name"], record["colour"], token_hash=record["token_hash"]))
+    if data.host is None:
+        data.host = len(data.seats) - 1
+    return _outcome()
+
+
+def prepare_profile(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    assert who.seat is not None
+    colour = (  # "" keeps the colour the seat has
+        free_colour(desk, cmd["colour"], mine=who.seat)
+        if cmd["colour"]
+        else desk.live.data.seats[who.seat].colour
+    )
+    return _record(seat=who.seat, name=clean_name(cmd["name"]), colour=colour)
+
+
+def apply_profile(table: TableState, record: Record) -> Outcome:
+    seat = table.data.seats[record["seat"]]
+    seat.name, seat.colour = record["name"], record["colour"]
+    return _outcome()
+
+
+def prepare_add_bot(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    if cmd["bot"] not in desk.live.spec.bots:  # not every game has every kind of bot
+        raise CommandError("unknown_bot", "A bot is 'greedy' or 'random'.", bot=cmd["bot"])
+    room_for_one_more(desk)
+    colour = free_colour(desk, "")
+    return _record(bot=cmd["bot"], colour=colour, name=f"Bot {COLOURS[colour]}")
+
+
+def apply_add_bot(table: TableState, record: Record) -> Outcome:
+    seat = Occupant(record["name"], record["colour"], kind="bot", bot=record["bot"])
+    table.data.seats.append(seat)
+    return _outcome()
+
+
+def prepare_remove_seat(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    seat = named_seat(desk, cmd)
+    data = desk.live.data
+    if data.status == "playing" and data.seats[seat].kind == "bot":
+        raise CommandError(
+            "bot_in_game", "A bot plays until the game ends; end the game to remove it."
+        )
+    return _record(seat=seat)
+
+
+def apply_remove_seat(table: TableState, record: Record) -> Outcome:
+    return table.remove_seat(record["seat"])
+
+
+BARRED_KEPT = 32  # phones kept out at once; the oldest is let back in first
+
+
+def apply_kick(table: TableState, record: Record) -> Outcome:
+    """Send a seat's phone away and keep it out (its token) until the host lets it back in."""
+    seat = table.data.seats[record["seat"]]
+    if seat.kind == "human" and seat.token_hash is not None:
+        entry = {"id": seat.token_hash[:12], "hash": seat.token_hash, "name": seat.name}
+        table.data.barred = [*table.data.barred, entry][-BARRED_KEPT:]
+    return table.remove_seat(record["seat"])
+
+
+def is_barred(barred: list[dict[str, str]], token_hash: str) -> bool:
+    """Whether the host sent away the phone that holds this token (and has not let it back)."""
+    return any(secrets.compare_digest(entry["hash"], token_hash) for entry in barred)
+
+
+def prepare_allow_back(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    if not any(entry["id"] == cmd["phone"] for entry in desk.live.data.barred):
+        raise CommandError("no_such_phone", "No phone sent away has that id.")
+    return _record(phone=cmd["phone"])
+
+
+def apply_allow_back(table: TableState, record: Record) -> Outcome:
+    table.data.barred = [e for e in table.data.barred if e["id"] != record["phone"]]
+    return _outcome()
+
+
+def apply_lock(table: TableState, record: Record) -> Outcome:
+    table.data.locked = record["locked"]
+    return _outcome()
+
+
+def prepare_handover(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    seat = named_seat(desk, cmd)
+    data = desk.live.data
+    if data.seats[seat].kind == "bot" and data.status != "playing":
+        raise CommandError("not_a_player", "Remove the bot and let the new player join instead.")
+    if data.status == "playing" and str(seat) in data.commitments:
+        # the new phone would show whoever holds it (the host, first) the plan or the card this
+        # seat committed to and nobody has seen yet: the seat changes hands after the reveal
+        raise CommandError(
+            "seat_committed",
+            f"{data.seats[seat].name} has committed a choice that is not revealed yet: hand the"
+            " seat on after the reveal.",
+            name=data.seats[seat].name,
+        )
+    token = new_token()
+    claim = f"{desk.join_url}#claim={token}"
+    extra = {"token": token, "seat": seat, "claim_url": claim, "claim_qr": qr_svg(claim)}
+    return {"seat": seat, "token_hash": hash_token(token)}, extra
+
+
+def apply_handover(table: TableState, record: Record) -> Outcome:
+    outcome = table.revoke(record["seat"])
+    seat = table.data.seats[record["seat"]]
+    seat.kind, seat.bot, seat.vacant = "human", None, False
+    seat.token_hash = record["token_hash"]
+    return outcome
+
+
+def prepare_botify(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    seat = seat_index(desk, cmd["seat"])
+    if desk.live.data.seats[seat].kind != "human":
+        raise CommandError("not_a_player", "That seat is a bot already.")
+    return _record(seat=seat, bot=cmd["bot"] or None)
+
+
+def own_seat_back(who: Identity, cmd: Command) -> bool:
+    """A player takes their own seat back from the bot standing in for them."""
+    return bool(cmd["seat"] == who.seat and cmd["bot"] == "")
+
+
+def apply_botify(table: TableState, record: Record) -> Outcome:
+    # a bot stands in for this player while their phone is away (or stops doing so)
+    table.data.seats[record["seat"]].bot = record["bot"]
+    return _outcome()
+
+
+def prepare_move_seat(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    return _record(seat=seat_index(desk, cmd["seat"]), to=seat_index(desk, cmd["to"]))
+
+
+def apply_move_seat(table: TableState, record: Record) -> Outcome:
+    return table.move_seat(record["seat"], record["to"])
+
+
+def prepare_start_player(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    return _record(seat=seat_index(desk, cmd["seat"]))
+
+
+def apply_start_player(table: TableState, record: Record) -> Outcome:
+    table.data.start_player = record["seat"]
+    return _outcome()
+
+
+def prepare_set_game(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    if cmd["game"] not in desk.lobby_games:
+        raise CommandError(
+            "unknown_game", "That game cannot be played here yet.", game=cmd["game"][:32]
+        )
+    spec, lobby = GAMES[cmd["game"]], desk.lobby_games[cmd["game"]]
+    seats = desk.live.data.seats
+    if len(seats) > spec.max_players:
+        raise CommandError(
+            "too_many_for_game",
+            f"{spec.title} is for {spec.min_players} to {spec.max_players} players and"
+            f" {len(seats)} are seated: remove a seat first.",
+            game=cmd["game"],
+            min=spec.min_players,
+            max=spec.max_players,
+            seated=len(seats),
+        )
+    # a seat whose colour the game does not have takes one it has (the seats stay)
+    colours = [s.colour for s in seats]
+    for i, colour in enumerate(colours):
+        if colour not in lobby.colours:
+            colours[i] = next(c for c in lobby.colours if c not in colours)
+    return _record(game=cmd["game"], colours=colours)
+
+
+def apply_set_game(table: TableState, record: Record) -> Outcome:
+    table.data.game = record["game"]
+    table.spec = GAMES[record["game"]]
+    for seat, colour in zip(table.data.seats, record.get("colours", ()), strict=False):
+        seat.colour = colour
+    table.game = None  # the last game's board belongs to the other game
+    return _outcome()
+
+
+def _check_deck(cmd: Command) -> None:
+    if cmd["deck"] not in ("house", "physical"):
+        raise CommandError("bad_option", "The material deck is 'house' or 'physical'.")
+
+
+def apply_set_options(table: TableState, record: Record) -> Outcome:
+    # each command sets its own options and leaves the others' (the deck, the end mark...)
+    table.data.options = {**table.data.options, **record["options"]}
+    return _outcome()
+
+
+END_MARKS = (0, 40, 50)  # Vikings Gone Wild (W9.2, D19): 0 is the printed default (W9.1)
+
+
+def _check_end_mark(cmd: Command) -> None:
+    if cmd["end_mark"] not in END_MARKS:
+        raise CommandError(
+            "bad_option",
+            "The end mark is the default (0), 40 or 50 points (W9.2).",
+            max=END_MARKS[-1],
+        )
+
+
+def apply_set_end_mark(table: TableState, record: Record) -> Outcome:
+    options = dict(table.data.options)
+    if record["end_mark"]:
+        options["end_mark"] = record["end_mark"]
+    else:
+        options.pop("end_mark", None)
+    table.data.options = options
+    return _outcome()
+
+
+def prepare_card_numbers(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    """Check a card's numbers the host keeps for the table's next games (D1), or clear them.
+
+    The game's own config check judges them, as it judges the numbers a game starts with."""
+    game = desk.live.data.game
+    lobby = desk.lobby_games.get(game)
+    if lobby is None or "numbers" not in lobby.options:
+        raise CommandError("bad_option", "This game keeps no card numbers.", game=game)
+    card, numbers = cmd["card"][:32], cmd["numbers"]
+    if numbers:
+        spec = GAMES[game]
+        config = default_config(
+            game, spec.min_players, data_dir=desk.settings.data_dir, numbers={card: numbers}
+        )
+        spec.new(config, 0)  # raises bad_config with the reason, changing nothing
+    elif card not in (desk.live.data.options.get("numbers") or {}):
+        raise CommandError("no_numbers", "No numbers are kept for that card.", card=card)
+    return _record(card=card, numbers=dict(numbers))
+
+
+def apply_card_numbers(table: TableState, record: Record) -> Outcome:
+    kept = dict(table.data.options.get("numbers") or {})
+    if record["numbers"]:
+        kept[record["card"]] = dict(record["numbers"])
+    else:
+        kept.pop(record["card"], None)
+    table.data.options = {**table.data.options, "numbers": kept}
+    return _outcome()
+
+
+def _check_language(cmd: Command) -> None:
+    if cmd["lang"] not in (*LANGUAGES, ""):
+        raise CommandError(
+            "bad_language",
+            "The table display speaks English (en), Dutch (nl), French (fr) or German (de).",
+            lang=cmd["lang"][:8],
+        )
+
+
+def apply_set_language(table: TableState, record: Record) -> Outcome:
+    table.data.language = record["lang"]
+    return _outcome()
+
+
+# -- the game --------------------------------------------------------------------------------
+
+
+def prepare_start(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    data, spec = desk.live.data, desk.live.spec
+    n = len(data.seats)
+    if not spec.min_players <= n <= spec.max_players:
+        raise CommandError(
+            "bad_players",
+            f"{spec.title} needs {spec.min_players} to {spec.max_players} players; {n} seated.",
+            min=spec.min_players,
+            max=spec.max_players,
+            seated=n,
+        )
+    waiting = [s for s in data.seats if s.vacant and not s.bot]
+    if waiting:  # a game cannot wait for a phone that is not coming
+        raise CommandError(
+            "seat_vacant",
+            f"{waiting[0].name}'s seat has no phone: hand it to a new phone, let a bot"
+            " play it, or remove it.",
+            name=waiting[0].name,
+        )
+    lobby = desk.lobby_games[data.game]
+    options = {k: v for k, v in data.options.items() if k in lobby.options}
+    if lobby.seat_colours:  # each player plays the colour they sat down with
+        options["colours"] = [s.colour for s in data.seats]
+    config = default_config(
+        data.game,
+        n,
+        start_player=min(data.start_player, n - 1),
+        data_dir=desk.settings.data_dir,
+        **options,
+    )
+    seed = secrets.randbits(62) if desk.settings.seed is None else desk.settings.seed
+    return _record(config=config, seed=seed + data.next_game_id - 1, at=time.time())
+
+
+def _pause(paused: bool) -> Prepare:
+    def prepare(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+        if paused and desk.live.data.paused:
+            raise CommandError("already_paused", "The game is already paused.")
+        if not paused and not desk.live.data.paused:
+            raise CommandError("already_running", "The game is not paused.")
+        return {}, {}
+
+    return prepare
+
+
+def _set_paused(paused: bool) -> Apply:
+    def apply(table: TableState, record: Record) -> Outcome:
+        table.data.paused = paused
+        return _outcome()
+
+    return apply
+
+
+def prepare_end_game(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    return _record(at=time.time())
+
+
+def apply_end_game(table: TableState, record: Record) -> Outcome:
+    return _outcome(game_row=table.finish("abandoned", record["at"]))
+
+
+# The most an action may take in the store. Each game declares its actions' fields and their sizes
+# (``ACTION_SHAPES``) and refuses anything else; this is the table's own bound on what one command
+# adds to the journal and the game's log, whatever a game declares.
+MAX_ACTION_BYTES = 1024
+
+
+def _action(desk: Desk, seat: int | None, who: Identity, cmd: Command) -> Prepared:
+    size = len(json.dumps(cmd["action"], separators=(",", ":")))
+    if size > MAX_ACTION_BYTES:
+        raise CommandError(
+            "too_large", "That command is too large.", size=size, most=MAX_ACTION_BYTES
+        )
+    return _record(seat=seat, action=cmd["action"], by=who.kind, salts={}, at=time.time())
+
+
+def prepare_act(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    if who.kind == "seat" and who.seat is not None:
+        seat = desk.live.data.seats[who.seat]
+        if seat.kind == "human" and seat.bot is not None:
+            raise CommandError("bot_standing_in", "A bot plays for you: take your seat back first.")
+    return _action(desk, who.seat, who, cmd)
+
+
+def prepare_table(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    return _action(desk, None, who, cmd)
+
+
+def proxy_refused() -> CommandError:
+    """The one refusal of a ``proxy`` for a seat whose phone plays it, or made against a version
+    older than the seat's last change: telling them apart would show the host the version at
+    which another seat's secrets last changed (issue 15)."""
+    return CommandError(
+        "proxy_refused",
+        "You cannot play for that seat now: its phone may be back, or the table changed."
+        " Look again and retry.",
+    )
+
+
+def prepare_proxy(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    actor = seat_index(desk, cmd["seat"])
+    target = desk.live.data.seats[actor]
+    if not (target.kind == "bot" or target.vacant or actor not in desk.present()):
+        raise proxy_refused()
+    if cmd["action"].get("type") not in PROXY_ACTIONS:
+        raise CommandError(
+            "not_allowed", "The host can only build or enter a material card for another seat."
+        )
+    return _action(desk, actor, who, cmd)
+
+
+def apply_action(table: TableState, record: Record) -> Outcome:
+    return table.act(record)
+
+
+def answer_history(desk: Desk) -> JSON:
+    """The games kept here, for the host. A game still being played keeps its seed to itself:
+    with the seed, anyone could deal every hand and the draw pile again."""
+    games = desk.store.games()
+    for game in games:
+        if game["status"] == "playing":
+            game.pop("seed", None)
+    return {"games": games}
+
+
+def _outcome(**fields: Any) -> Outcome:
+    return Outcome(**fields)
+
+
+PLAYER: frozenset[Sender] = frozenset({"player", "host"})
+HOST: frozenset[Sender] = frozenset({"host"})
+HOST_OR_BUTTON: frozenset[Sender] = frozenset({"host", "button"})
+
+KINDS: dict[str, CommandKind] = {
+    kind.name: kind
+    for kind in (
+        CommandKind(
+            "join",
+            {"name": str, "colour": str},
+            by=frozenset({"guest"}),
+            needs="lobby",
+            check=_check_name,
+            prepare=prepare_join,
+            apply=apply_join,
+        ),
+        CommandKind(
+            "profile",
+            {"name": str, "colour": str},
+            by=PLAYER,
+            needs="lobby",
+            check=_check_name,
+            prepare=prepare_profile,
+            apply=apply_profile,
+        ),
+        CommandKind(
+            "add_bot",
+            {"bot": str},
+            by=HOST,
+            needs="lobby",
+            context=None,
+            check=check_bot,
+            prepare=prepare_add_bot,
+            apply=apply_add_bot,
+        ),
+        CommandKind(
+            "remove_seat",
+            {"seat": int},
+            by=HOST,
+            prepare=prepare_remove_seat,
+            apply=apply_remove_seat,
+        ),
+        CommandKind("kick", {"seat": int}, by=HOST, prepare=prepare_remove_seat, apply=apply_kick),
+        CommandKind(
+            "lock_lobby",
+            {"locked": bool},
+            by=HOST,
+            context=None,
+            prepare=lambda desk, who, cmd: _record(locked=cmd["locked"]),
+            apply=apply_lock,
+        ),
+        CommandKind(
+            "allow_back",
+            {"phone": str},
+            by=HOST,
+            context=None,
+            prepare=prepare_allow_back,
+            apply=apply_allow_back,
+        ),
+        CommandKind(
+            "handover", {"seat": int}, by=HOST, prepare=prepare_handover, apply=apply_handover
+        ),
+        CommandKind(
+            "botify",
+            {"seat": int, "bot": str},
+            by=HOST,
+            check=lambda cmd: check_bot(cmd, allow_none=True),
+            prepare=prepare_botify,
+            apply=apply_botify,
+            own_seat=own_seat_back,
+        ),
+        CommandKind(
+            "move_seat",
+            {"seat": int, "to": int},
+            by=HOST,
+            needs="lobby",
+            prepare=prepare_move_seat,
+            apply=apply_move_seat,
+        ),
+        CommandKind(
+            "set_start_player",
+            {"seat": int},
+            by=HOST,
+            needs="lobby",
+            prepare=prepare_start_player,
+            apply=apply_start_player,
+        ),
+        CommandKind(
+            "set_options",
+            {"deck": str},
+            by=HOST,
+            needs="lobby",
+            context=None,
+            check=_check_deck,
+            prepare=lambda desk, who, cmd: _record(options={"deck": cmd["deck"]}),
+            apply=apply_set_options,
+        ),
+        CommandKind(
+            "set_end_mark",
+            {"end_mark": int},
+            by=HOST,
+            needs="lobby",
+            context=None,
+            check=_check_end_mark,
+            prepare=lambda desk, who, cmd: _record(end_mark=cmd["end_mark"]),
+            apply=apply_set_end_mark,
+        ),
+        CommandKind(
+            "set_card_numbers",
+            {"card": str, "numbers": dict},
+            by=HOST,
+            context=None,
+            prepare=prepare_card_numbers,
+            apply=apply_card_numbers,
+        ),
+        CommandKind(
+            "set_game",
+            {"game": str},
+            by=HOST,
+            needs="lobby",
+            prepare=prepare_set_game,
+            apply=apply_set_game,
+        ),
+        CommandKind(
+            "set_language",
+            {"lang": str},
+            by=HOST,
+            context=None,
+            check=_check_language,
+            prepare=lambda desk, who, cmd: _record(lang=cmd["lang"] or None),
+            apply=apply_set_language,
+        ),
+        CommandKind(
+            "start",
+            {},
+            by=HOST_OR_BUTTON,
+            needs="lobby",
+            prepare=prepare_start,
+            apply=lambda table, record: table.start(record),
+        ),
+        CommandKind(
+            "pause",
+            {},
+            by=HOST_OR_BUTTON,
+            needs="game",
+            context=None,
+            prepare=_pause(True),
+            apply=_set_paused(True),
+        ),
+        CommandKind(
+            "resume",
+            {},
+            by=HOST_OR_BUTTON,
+            needs="game",
+            context=None,
+            prepare=_pause(False),
+            apply=_set_paused(False),
+        ),
+        CommandKind(
+            "end_game",
+            {},
+            by=HOST,
+            needs="game",
+            context=None,
+            prepare=prepare_end_game,
+            apply=apply_end_game,
+        ),
+        CommandKind(
+            "act",
+            {"action": dict},
+            by=frozenset({"player", "host", "bot"}),
+            needs="running",
+            context="own_seat",
+            prepare=prepare_act,
+            apply=apply_action,
+        ),
+        CommandKind(
+            "table",
+            {"action": dict},
+            by=frozenset({"player", "host", "button"}),
+            needs="running",
+            context="table",
+            prepare=prepare_table,
+            apply=apply_action,
+        ),
+        CommandKind(
+            "proxy",
+            {"seat": int, "action": dict},
+            by=HOST,
+            needs="running",
+            context="named_seat",
+            prepare=prepare_proxy,
+            apply=apply_action,
+        ),
+        CommandKind("history", {}, by=HOST, context=None, answer=answer_history),
+    )
+}
+
+# Each kind's fields, for the shape check and the fuzz tests.
+COMMANDS: dict[str, Mapping[str, type]] = {name: kind.fields for name, kind in KINDS.items()}
+HOST_ONLY = frozenset(name for name, kind in KINDS.items() if kind.host_only)
+
+
+def check_command(payload: object) -> Command:
+    """Return the command if its shape is right, else raise ``CommandError``."""
+    return check_shape(payload, COMMANDS)
+
+
+def apply(live: TableState, record: Record) -> Outcome:
+    """Apply one record to the table; raise IllegalAction before changing anything."""
+    kind = KINDS.get(record["kind"])
+    if kind is None or kind.apply is None:
+        raise RuntimeError(f"unknown record {record['kind']!r}")
+    outcome = kind.apply(live, record)
+    live.applied(record)
+    return outcome
+
+
+def restore(store: Store, new_code: Callable[[], str]) -> TableState:
+    """The table as stored: the latest snapshot and the records after it."""
+    snapshot, records = store.load()
+    code = None
+    if snapshot is None:
+        code = store.get_meta("table_code")
+        if code is None:
+            code = new_code()
+            store.set_meta("table_code", code)
+    live = TableState.restored(None if snapshot is None else snapshot[1], code or "")
+    for seq, record in records:
+        apply(live, record)
+        if live.data.version != seq:
+            raise RuntimeError(f"the stored records are out of order at record {seq}")
+    live.update_contexts()
+    return live

@@ -1,0 +1,158 @@
+"""What a command kind is, and what several kinds share: who may send one, what it needs, what
+it is decided on, how it is prepared and applied (:class:`CommandKind`), the games the lobby
+offers, and the checks on seats, colours and bots. Each kind itself is declared in
+:mod:`.commands`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+
+from ..config import Settings
+from ..games.api import JSON
+from ..store import Store
+from .connections import Identity
+from .envelope import Command, CommandError
+from .seats import BOT_KINDS, COLOURS
+from .state import Outcome, Record, TableState
+
+# Who may send a command: a guest (a phone with the table's code, not seated yet), any seated
+# player, only the host, the table's buttons and timers, or a bot playing its seat.
+Sender = Literal["guest", "player", "host", "button", "bot"]
+# What a command was decided on, so that a command made against a view that has changed since
+# is refused: the lobby, the sender's own seat, the seat it names, the table's own steps; or
+# nothing that can change under it (another player sitting down does not make "add a bot" stale).
+Context = Literal["lobby", "own_seat", "named_seat", "table"] | None
+# What the table must be doing: in the lobby (no game running), a game being played, or a game
+# being played and not paused.
+Needs = Literal["lobby", "game", "running"] | None
+# What the host may do for a seat whose phone is gone or that a bot plays (D9; physical deck).
+PROXY_ACTIONS = frozenset({"auto_build", "card_add", "card_remove", "card_done"})
+
+
+@dataclass(frozen=True)
+class LobbyGame:
+    """A game the lobby offers (it has phone and table pages): its seats' colours, the lobby
+    options it takes, whether its engine plays the seats' own colours, its playing time."""
+
+    colours: tuple[str, ...]
+    options: tuple[str, ...]
+    seat_colours: bool
+    minutes: tuple[int, int]
+
+
+LOBBY_GAMES: dict[str, LobbyGame] = {
+    # Eketorp's box: 60 minutes
+    "eketorp": LobbyGame(tuple(COLOURS), ("deck",), False, (60, 60)),
+    # Vikings on Board: 4 colours (V0.1); the box says 30 to 60 minutes
+    "vikings_on_board": LobbyGame(("red", "blue", "yellow", "green"), (), True, (30, 60)),
+    # Vikings Gone Wild: 2 to 4 players (W0.1); the printed rules give no playing time: about
+    # 45 minutes is Longhall's own estimate. The end mark's printed variant (W9.2, D19) and the
+    # card numbers the group entered in earlier games (D1), kept per table.
+    "vikings_gone_wild": LobbyGame(tuple(COLOURS), ("end_mark", "numbers"), False, (45, 45)),
+}
+
+
+class Desk(Protocol):
+    """What preparing a record may look at: the table, its settings and who is connected."""
+
+    live: TableState
+    store: Store
+    settings: Settings
+    join_url: str
+    lobby_games: Mapping[str, LobbyGame]
+
+    def present(self) -> set[int]: ...
+
+
+Prepared = tuple[Record, JSON]  # the record's own fields, and what only the sender is told
+Prepare = Callable[["Desk", Identity, Command], Prepared]
+Apply = Callable[[TableState, Record], Outcome]
+Answer = Callable[["Desk"], JSON]
+# Whether a seated player who is not the host may send a host's command all the same.
+OwnSeat = Callable[[Identity, Command], bool]
+
+
+def _nothing(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    return {}, {}
+
+
+def _no_check(cmd: Command) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class CommandKind:
+    """One kind of command, from its fields to its effect on the table."""
+
+    name: str
+    fields: Mapping[str, type]
+    by: frozenset[Sender]
+    needs: Needs = None
+    context: Context = "lobby"
+    check: Callable[[Command], None] = _no_check
+    prepare: Prepare = _nothing
+    apply: Apply | None = None  # None: a question, answered by ``answer`` and never recorded
+    answer: Answer | None = None
+    # a host's command a player may also send for their own seat (taking it back from a bot)
+    own_seat: OwnSeat | None = None
+
+    @property
+    def host_only(self) -> bool:
+        return "host" in self.by and "player" not in self.by
+
+
+# -- checks and preparations shared by several kinds ------------------------------------------
+
+
+def seat_index(desk: Desk, seat: int) -> int:
+    if not 0 <= seat < len(desk.live.data.seats):
+        raise CommandError("no_such_seat", "There is no such seat.", seat=seat)
+    return seat
+
+
+def game_colours(lobby_games: Mapping[str, LobbyGame], game: str) -> tuple[str, ...]:
+    """The seats' colours a game has (a game the lobby does not offer: every colour)."""
+    lobby = lobby_games.get(game)
+    return lobby.colours if lobby else tuple(COLOURS)
+
+
+def free_colour(desk: Desk, wanted: str, mine: int | None = None) -> str:
+    taken = {s.colour for i, s in enumerate(desk.live.data.seats) if i != mine}
+    colours = game_colours(desk.lobby_games, desk.live.data.game)
+    if wanted:
+        if wanted not in colours:
+            raise CommandError("bad_colour", "There is no such colour.", colour=wanted[:16])
+        if wanted in taken:
+            raise CommandError("colour_taken", "That colour is taken.", colour=wanted)
+        return wanted
+    return next(c for c in colours if c not in taken)
+
+
+def room_for_one_more(desk: Desk) -> None:
+    spec = desk.live.spec
+    if len(desk.live.data.seats) >= spec.max_players:
+        raise CommandError(
+            "table_full", f"The table is full ({spec.max_players} seats).", max=spec.max_players
+        )
+
+
+def check_bot(cmd: Command, allow_none: bool = False) -> None:
+    if cmd["bot"] not in BOT_KINDS and not (allow_none and cmd["bot"] == ""):
+        kinds = ", ".join(f"'{kind}'" for kind in BOT_KINDS)
+        raise CommandError("unknown_bot", f"A bot is one of {kinds}.", bot=cmd["bot"][:16])
+
+
+def named_seat(desk: Desk, cmd: Command) -> int:
+    """The seat a command names, which must not be the host's own."""
+    seat = seat_index(desk, cmd["seat"])
+    if seat == desk.live.data.host:
+        # the host's phone would be sent away before it could hand the seat on, and nobody
+        # would be left to run the table: the host keeps their seat
+        raise CommandError("cannot_remove_host", "The host keeps their seat.")
+    return seat
+
+
+def _record(**fields: Any) -> Prepared:
+    return fields, {}

@@ -1,0 +1,325 @@
+"""The table's live state, as its records make it: its seats, its game and what survives a restart.
+
+Applying a record (:func:`longhall.server.table.commands.apply`) is deterministic and touches
+nothing but a :class:`TableState`: the same records from the same snapshot rebuild the same
+table, on a live server and on a restart alike. What a record means for open connections (a seat
+taken away, seats renumbered) is *returned* in an :class:`Outcome`; the table turns that into
+socket operations when the record is live.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ..games.api import JSON, GameSpec, GameState
+from ..games.registry import GAMES
+from ..store import dumps as store_dumps
+from . import fingerprints
+from .seats import Occupant
+from .views import Views
+
+Record = dict[str, Any]  # one accepted command, as the store keeps it
+
+SEEN_PER_IDENTITY = 256  # command ids remembered per sender, to answer repeats
+SINGLE_REVEALS_KEPT = 6  # choices revealed one at a time (a combat card), besides the last batch
+
+TableStatus = Literal["lobby", "playing", "over"]
+
+
+@dataclass
+class TableData:
+    """Everything about the table that must survive a restart."""
+
+    code: str
+    version: int = 0
+    game: str = "eketorp"
+    options: dict[str, Any] = field(default_factory=lambda: {"deck": "house"})
+    seats: list[Occupant] = field(default_factory=list)
+    host: int | None = None
+    start_player: int = 0
+    status: TableStatus = "lobby"
+    paused: bool = False
+    state: dict[str, Any] | None = None
+    game_id: int | None = None
+    next_game_id: int = 1
+    game_meta: dict[str, Any] | None = None
+    game_actions: int = 0
+    seen: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    commitments: dict[str, dict[str, Any]] = field(default_factory=dict)
+    reveals: list[dict[str, Any]] = field(default_factory=list)
+    digests: dict[str, str] = field(default_factory=dict)
+    contexts: dict[str, int] = field(default_factory=dict)
+    last_result: dict[str, Any] | None = None
+    language: str | None = None  # the table display's language, chosen by the host
+    locked: bool = False  # the host closed the lobby: no new seats
+    # phones the host sent away, kept out until the host lets them back in: their seat token's
+    # hash, a short public id for the host's button, and the name they had
+    barred: list[dict[str, str]] = field(default_factory=list)
+
+
+@dataclass
+class Outcome:
+    """What applying one record did, beyond the table itself."""
+
+    game_row: dict[str, Any] | None = None  # a game started or ended: its row in the history
+    game_action: tuple[int, int, int | None, dict[str, Any]] | None = None
+    revoked: list[int] = field(default_factory=list)  # seats whose phone must be sent away
+    moved: dict[int, int] | None = None  # seats renumbered: old number -> new number
+
+
+class TableState:
+    """The table's live state: its data and its game, changed only by applying records."""
+
+    def __init__(self, data: TableData) -> None:
+        self.data = data
+        self.spec: GameSpec = GAMES[data.game]
+        self.game: GameState | None = (
+            None if data.state is None else self.spec.from_dict(data.state)
+        )
+        self.views = Views()
+        self._decided: dict[str, Any] = {}  # what each context was, last time it was digested
+
+    @classmethod
+    def restored(cls, snapshot: dict[str, Any] | None, code: str) -> TableState:
+        """The table as a stored snapshot has it (None: a new table with this code)."""
+        if snapshot is None:
+            return cls(TableData(code=code))
+        seats = [Occupant.from_dict(s) for s in snapshot["seats"]]
+        seen = in_order(snapshot.get("seen", {}))
+        return cls(TableData(**{**snapshot, "seats": seats, "seen": seen}))
+
+    def snapshot(self) -> dict[str, Any]:
+        """The table as plain JSON (what :meth:`snapshot_text` stores, read back)."""
+        copy: dict[str, Any] = json.loads(self.snapshot_text())
+        return copy
+
+    def snapshot_text(self) -> str:
+        """The table as the store keeps it: JSON text, encoded once from the live table (a
+        snapshot is some 80 KB in a game: a copy encoded took three times as long)."""
+        data = self.data
+        data.state = None if self.game is None else self.game.to_dict()
+        raw = {k: getattr(data, k) for k in data.__dataclass_fields__}
+        raw["seats"] = [s.to_dict() for s in data.seats]
+        return store_dumps(raw)
+
+    def playing(self) -> GameState:
+        """The game being played (only called where one is)."""
+        if self.game is None:
+            raise RuntimeError("no game is being played")
+        return self.game
+
+    # -- applying ----------------------------------------------------------------------------
+
+    def applied(self, record: Record) -> None:
+        """What follows every record applied: the next version, the command's id remembered
+        (to answer a repeat), and what each sender could decide noted."""
+        data = self.data
+        data.version += 1
+        if record["who"] not in ("guest", "public"):  # a guest's join has its own repeat
+            seen = data.seen.setdefault(record["who"], {})
+            seen[record["id"]] = {"ok": True, "version": data.version, "repeat": True}
+            if "what" in record:  # what the command said, to tell a retry from a reused id
+                seen[record["id"]]["what"] = record["what"]
+            while len(seen) > SEEN_PER_IDENTITY:
+                seen.pop(next(iter(seen)))
+        self.update_contexts()
+
+    def start(self, record: Record) -> Outcome:
+        data = self.data
+        self.spec = GAMES[data.game]
+        self.game = self.spec.new(record["config"], record["seed"])
+        data.status, data.paused = "playing", False
+        data.game_id = data.next_game_id
+        data.next_game_id += 1
+        data.game_actions = 0
+        data.commitments, data.reveals, data.last_result = {}, [], None
+        data.game_meta = {
+            "id": data.game_id,
+            "game": data.game,
+            "config": record["config"],
+            "seed": record["seed"],
+            "started": record["at"],
+            "seats": [s.public() for s in data.seats],
+        }
+        return Outcome(game_row={**data.game_meta, "status": "playing"})
+
+    def act(self, record: Record) -> Outcome:
+        data, state = self.data, self.playing()
+        seat = record["seat"]
+        before = self.spec.kept(state)
+        state.apply(seat, record["action"])  # raises IllegalAction, changing nothing
+        self.keep(before, self.spec.kept(state))
+        data.game_actions += 1
+        actor = seat if record["kind"] != "table" else None
+        reveals = fingerprints.update(
+            data.commitments, self.spec.commitments(state), actor, record["salts"]
+        )
+        if reveals:  # the table's own step (the reveal) shows everyone's choices at once
+            data.reveals = keep_reveals(data.reveals, reveals, together=actor is None)
+        assert data.game_id is not None
+        outcome = Outcome(game_action=(data.game_id, data.game_actions, seat, record["action"]))
+        if state.is_over():
+            outcome.game_row = self.finish("finished", record["at"])
+        return outcome
+
+    def keep(self, before: dict[str, dict[str, Any]], after: dict[str, dict[str, Any]]) -> None:
+        """Keep for the next games what this action entered or took back (D1 of Vikings Gone
+        Wild: the card numbers); entries the action did not touch stay as the host left them."""
+        for option, now in after.items():
+            was = before.get(option, {})
+            if now == was:
+                continue
+            kept = dict(self.data.options.get(option) or {})
+            for key in was.keys() - now.keys():
+                kept.pop(key, None)
+            kept.update({k: json.loads(json.dumps(v)) for k, v in now.items() if was.get(k) != v})
+            self.data.options = {**self.data.options, option: kept}
+
+    def finish(self, status: Literal["finished", "abandoned"], at: float) -> dict[str, Any]:
+        data, state = self.data, self.playing()
+        result = {
+            "scores": state.scores() if status == "finished" else self._public_scores(),
+            "winners": state.winners() if status == "finished" else [],
+            "seats": [s.public() for s in data.seats],
+            "status": status,
+            "game": data.game,  # the pages draw the score in this game's words
+        }
+        data.status, data.paused = "over", False
+        data.last_result = result
+        data.commitments = {}
+        assert data.game_meta is not None
+        return {**data.game_meta, "finished": at, "status": status, "result": result}
+
+    def _public_scores(self) -> list[Any] | None:
+        """The scores of a game ended early, as far as everyone may know them: what the public
+        view shows (a game with hidden points, like Vikings on Board's chests, shows none)."""
+        public = self.spec.public_view(self.playing())
+        seats = public.get("seats")
+        if (
+            isinstance(seats, list)
+            and seats
+            and all(isinstance(s, dict) and isinstance(s.get("score"), dict) for s in seats)
+        ):
+            return [s["score"] for s in seats]
+        return None
+
+    def revoke(self, index: int) -> Outcome:
+        """Stop a seat's token working (its phone is sent away by the table)."""
+        self.data.seats[index].token_hash = None
+        self.data.seen.pop(f"seat:{index}", None)
+        return Outcome(revoked=[index])
+
+    def remove_seat(self, index: int) -> Outcome:
+        data = self.data
+        outcome = self.revoke(index)
+        if data.status == "playing":
+            data.seats[index].vacant = True  # the game keeps its seat; the host can hand it on
+            return outcome
+        del data.seats[index]
+        if data.host is not None and data.host > index:
+            data.host -= 1
+        if data.start_player >= index and data.start_player > 0:
+            data.start_player -= 1
+        self.game = None  # a finished game's board no longer matches the seats
+        outcome.moved = self._renumber(
+            {old: old - (old > index) for old in range(len(data.seats) + 1) if old != index}
+        )
+        return outcome
+
+    def move_seat(self, index: int, to: int) -> Outcome:
+        data = self.data
+        order = list(range(len(data.seats)))
+        order.insert(to, order.pop(index))
+        data.seats = [data.seats[i] for i in order]
+        where = {old: new for new, old in enumerate(order)}
+        if data.host is not None:
+            data.host = where[data.host]
+        data.start_player = where[data.start_player]
+        self.game = None
+        return Outcome(moved=self._renumber(where))
+
+    def _renumber(self, moved: dict[int, int]) -> dict[int, int]:
+        """Follow seats that moved in the remembered command ids; return the moves."""
+        seen = {}
+        for key, ids in self.data.seen.items():
+            kind, _, number = key.partition(":")
+            if kind in ("seat", "bot"):
+                old = int(number)
+                if old not in moved:
+                    continue
+                key = f"{kind}:{moved[old]}"
+            seen[key] = ids
+        self.data.seen = seen
+        return moved
+
+    # -- what each reader may see ------------------------------------------------------------
+
+    def view(self, seat: int | None) -> JSON | None:
+        """``spec.view`` of the current game for one reader, computed once per version."""
+        if self.game is None:
+            return None
+        return self.views.view(self.spec, self.game, self.data.version, seat)
+
+    def update_contexts(self) -> None:
+        """Note, per sender, the version at which what they could decide last changed."""
+        data = self.data
+        lobby = {
+            "status": data.status,
+            "paused": data.paused,
+            "host": data.host,
+            "seats": [s.public() for s in data.seats],
+            "start": data.start_player,
+            "options": data.options,
+            "game": data.game,
+        }
+        decided_on: dict[str, Any] = {"lobby": lobby}
+        if self.game is not None and data.status == "playing":
+            decided_on["table"] = [data.paused, self.game.legal_actions(None)]
+            for seat in range(len(data.seats)):
+                seen = self.view(seat)
+                assert seen is not None
+                decided_on[f"seat:{seat}"] = [data.paused, seen["legal"], seen["private"]]
+        for key, value in decided_on.items():
+            # the digest (kept in snapshots) only when the value is not the one last seen
+            if key in self._decided and self._decided[key] == value:
+                continue
+            self._decided[key] = value
+            hashed = digest(value)
+            if data.digests.get(key) != hashed:
+                data.digests[key] = hashed
+                data.contexts[key] = data.version
+
+
+def in_order(seen: dict[str, dict[str, dict[str, Any]]]) -> dict[str, dict[str, dict[str, Any]]]:
+    """The remembered command ids in the order they were accepted: the store writes JSON with
+    sorted keys, and the oldest id is the one to forget first (each answer has its version,
+    which no two accepted commands share)."""
+    return {
+        who: dict(sorted(ids.items(), key=lambda item: int(item[1].get("version", 0))))
+        for who, ids in seen.items()
+    }
+
+
+def keep_reveals(
+    kept: list[dict[str, Any]], new: list[dict[str, Any]], together: bool
+) -> list[dict[str, Any]]:
+    """The reveals the table shows: the last batch revealed together by the table's step (the
+    round's plans, even if only one player had vikings to plan) until the next such batch, and
+    the last few revealed by a player's move (combat cards). A screen that connects in the
+    middle of a round can still check every plan of it."""
+    if together:
+        return [{**r, "together": True} for r in new] + [r for r in kept if not r.get("together")]
+    batch = [r for r in kept if r.get("together")]
+    alone = [r for r in kept if not r.get("together")] + [{**r, "together": False} for r in new]
+    return batch + alone[-SINGLE_REVEALS_KEPT:]
+
+
+_digest_text = json.JSONEncoder(separators=(", ", ": "), sort_keys=True, check_circular=False)
+
+
+def digest(value: Any) -> str:
+    """A short hash of a JSON value, whatever the order of its keys."""
+    return hashlib.sha256(_digest_text.encode(value).encode()).hexdigest()[:16]

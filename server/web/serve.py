@@ -1,0 +1,154 @@
+"""``longhall serve``: the production server for one table, in one process.
+
+Gunicorn's threaded worker (``gthread``) is the production HTTP server Flask-SocketIO and
+simple-websocket support without eventlet or gevent: its threads serve the pages and one WebSocket
+per phone or screen. It runs in this process, without gunicorn's arbiter
+(:func:`longhall.server.web.transport.worker.run_alone`).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import gc
+import logging
+import os
+import secrets
+import sys
+from typing import Any
+
+from gunicorn.app.base import BaseApplication
+
+from ..appliance.addresses import base_url
+from ..appliance.sdnotify import started
+from ..appliance.storage import check_storage
+from ..config import Settings
+from ..qr import qr_terminal
+from ..store import Store
+from ..store.damaged import DamagedStore, check_store
+from .logs import install_log_guard
+from .transport.worker import run_alone
+
+log = logging.getLogger(__name__)
+
+
+class LonghallServer(BaseApplication):  # type: ignore[misc]
+    """Gunicorn, configured in code: ``longhall serve`` needs no config file."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.longhall: Any = None
+        super().__init__()
+
+    def load_config(self) -> None:
+        s = self.settings
+        host = f"[{s.host}]" if ":" in s.host else s.host
+        options = {
+            "bind": f"{host}:{s.port}",
+            "workers": 1,
+            "worker_class": "gthread",
+            "threads": s.threads,
+            "timeout": 60,
+            "graceful_timeout": 5,
+            "keepalive": 5,
+            "accesslog": None,
+            "errorlog": "-",
+            "loglevel": "warning",
+            "proc_name": "longhall",
+            "preload_app": False,
+            "post_worker_init": _post_worker_init,
+        }
+        for key, value in options.items():
+            self.cfg.set(key, value)
+
+    def load(self) -> Any:
+        from .app import create_app  # in the worker, once it is set up
+
+        self.longhall = create_app(self.settings)
+        # What the server holds for its whole life (its modules, the app, the table) is set
+        # aside from the garbage collector: a full collection then scans only what changed since,
+        # not tens of thousands of objects (a pause of tens of milliseconds in some command).
+        gc.freeze()
+        return self.longhall.app
+
+    def run(self) -> None:
+        """Serve in this process until SIGTERM or SIGINT (no gunicorn arbiter, see above)."""
+        run_alone(self, _worker_exit)
+
+
+def _post_worker_init(worker: Any) -> None:
+    install_log_guard()  # now that gunicorn, engineio and socketio have set up their logs
+    worker.app.longhall.start_background()
+    log.warning("Longhall is ready for players.")
+    check_storage(worker.app.longhall.table)  # a store lost at power-off is said loudly
+    started(worker.app.longhall.table.lock)  # systemd: READY=1, and the watchdog's heartbeat
+
+
+def _worker_exit(worker: Any) -> None:
+    longhall = getattr(worker.app, "longhall", None)
+    if longhall is not None:
+        longhall.stop()
+
+
+def banner(settings: Settings) -> str:
+    """What ``longhall serve`` prints: the two URLs and the join QR code."""
+    store = Store(settings.db_path)
+    try:
+        code = store.get_meta("table_code")
+        if code is None:  # first start: create the table now so the QR code is right
+            code = secrets.token_urlsafe(6)
+            store.set_meta("table_code", code)
+    finally:
+        store.close()
+    url = base_url(settings.host, settings.port, settings.public_url)
+    join = f"{url}/join/{code}"
+    return (
+        "\nLonghall\n"
+        f"  table display:  {url}/\n"
+        f"  players join:   {join}\n"
+        f"  game store:     {settings.db_path}\n\n"
+        f"{qr_terminal(join)}\n"
+    )
+
+
+# glibc gives every thread that allocates an arena of its own, up to eight per core (two on a
+# 32-bit system), and each arena keeps what is freed in it for its own thread. The server has a
+# thread per phone and screen, but the table's work runs one command at a time, under its lock:
+# two arenas serve it as well, and the memory the others would hold is never taken (under
+# bench/serving.py's load, 58.8 MB at the peak after 1,000 commands instead of 60.9).
+M_ARENA_MAX = -8  # mallopt's parameter, from glibc's malloc.h
+ARENAS = 2
+
+
+def limit_malloc_arenas(arenas: int = ARENAS) -> bool:
+    """Cap the C library's malloc arenas, before the server's threads start; return whether it
+    took (not where the C library is not glibc, nor where the environment sets the cap itself,
+    with ``$MALLOC_ARENA_MAX`` or ``glibc.malloc.arena_max`` in ``$GLIBC_TUNABLES``)."""
+    if not sys.platform.startswith("linux") or "MALLOC_ARENA_MAX" in os.environ:
+        return False  # glibc has read the variable: whoever set it knows best
+    if "glibc.malloc.arena_max" in os.environ.get("GLIBC_TUNABLES", ""):
+        return False
+    mallopt = getattr(ctypes.CDLL(None), "mallopt", None)
+    return mallopt is not None and mallopt(M_ARENA_MAX, arenas) == 1
+
+
+def serve(settings: Settings) -> int:
+    limit_malloc_arenas()
+    logging.basicConfig(
+        level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s"
+    )
+    install_log_guard()
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    try:  # before anything opens the store: SQLite would start afresh over a damaged one
+        check_store(settings.db_path, fresh=settings.fresh_store)
+    except DamagedStore as damaged:
+        log.error("%s", damaged)
+        from .trouble import serve_trouble  # the table display says it too, in its languages
+
+        return serve_trouble(damaged, settings.host, settings.port)
+    print(banner(settings), flush=True)
+    LonghallServer(settings).run()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(serve(Settings()))
