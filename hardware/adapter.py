@@ -234,8 +234,8 @@ class Hardware:
                 return
             message = self.table.message_for(None)
         now = self.clock()
-        for cue in cues(self._seen, message):
-            self._beeper.cue(cue, now)
+        for rhythm in cues(self._seen, message):
+            self._beeper.cue(rhythm, now)
         self._seen = message
         self.signals = signals(message)
 

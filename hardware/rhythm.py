@@ -10,18 +10,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from .signals import Light
+from longhall.server.games.cues import Light, Rhythm
 
 # Blink periods in seconds: half on, half off.
 PERIODS = {Light.SLOW: 1.0, Light.FAST: 0.25}
-
-# Beep programmes: (start, end) offsets in seconds from the moment of the cue.
-BEEPS: dict[str, tuple[tuple[float, float], ...]] = {
-    "reveal": ((0.0, 0.08), (0.16, 0.24), (0.32, 0.40)),  # three short beeps: plans revealed
-    "fight": ((0.0, 0.3),),  # one longer beep: a fight or siege has a result
-    "favour": ((0.0, 0.12), (0.24, 0.36)),  # two beeps: a divine favour to take
-    "end_mark": ((0.0, 0.8),),  # one long beep: the end mark is reached, this turn is the last
-}
 
 
 def lit(light: Light, now: float) -> bool:
@@ -50,10 +42,10 @@ class Beeper:
     def __init__(self) -> None:
         self.spans: list[tuple[float, float]] = []
 
-    def cue(self, name: str, now: float) -> None:
-        """Queue the beeps for a cue, after any still playing."""
+    def cue(self, rhythm: Rhythm, now: float) -> None:
+        """Queue a cue's beeps, after any still playing."""
         start = max([now, *(end + 0.2 for _, end in self.spans)])
-        self.spans.extend((start + a, start + b) for a, b in BEEPS[name])
+        self.spans.extend((start + a, start + b) for a, b in rhythm)
 
     def sounding(self, now: float) -> bool:
         self.spans = [(a, b) for a, b in self.spans if b > now]

@@ -355,12 +355,6 @@ function lobbyScreen() {
       table.games.length > 1 ? gameChoice(table) : null,
       h("div", { class: "button-row" },
         chosen.bots.map((bot) => h("button", { "data-bot": bot, disabled: ui.pending || n >= table.max_players, onclick: () => send("add_bot", { bot }) }, t(`host.add_${bot}`)))),
-      chosen.options.includes("deck") ? [h("p", { class: "label" }, t("host.deck")),
-        h("div", { class: "button-row" },
-          ["house", "physical"].map((deck) => h("button", {
-            class: table.options.deck === deck ? "chosen" : "", disabled: ui.pending,
-            onclick: () => send("set_options", { deck }) }, t(`host.deck_${deck}`)))),
-        h("p", { class: "muted small-text" }, t(`host.deck_${table.options.deck}_help`))] : null,
       gameOptions(table, chosen),
       ...tableLanguage(),
       ...doorControls(),
@@ -374,7 +368,7 @@ function lobbyScreen() {
 
 /** The chosen game's own lobby options, drawn by its module (loaded for them, redrawn once here). */
 function gameOptions(table, chosen) {
-  const game = chosen.options.some((o) => o !== "deck") ? gameModule(table.game) : null;
+  const game = chosen.options.length ? gameModule(table.game) : null;
   return game && game.lobbyOptions ? game.lobbyOptions(table) : null;
 }
 

@@ -134,7 +134,7 @@ function lobbyScreen() {
 
 /** What the chosen game's lobby options are set to, in its module's words (loaded for them). */
 function lobbyFacts(table) {
-  const game = table.lobby_games[table.game].options.some((o) => o !== "deck") ? gameModule(table.game) : null;
+  const game = table.lobby_games[table.game].options.length ? gameModule(table.game) : null;
   return game && game.lobbyFacts ? game.lobbyFacts(table) : null;
 }
 

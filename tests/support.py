@@ -421,6 +421,6 @@ def bot_move(table: Table) -> tuple[int, dict[str, Any]] | None:
     with table.lock:
         for turn in runner.turns(copy=False):
             action = turn.bot.choose(turn.state, turn.seat)
-            if bot_may_play(action):
+            if bot_may_play(table.spec, action):
                 return turn.seat, action
         return None

@@ -59,6 +59,8 @@ def test_simulate_json_prints_one_object_per_game_and_totals(
 def test_simulate_is_deterministic_for_a_seed(capsys: pytest.CaptureFixture[str]) -> None:
     args = [
         "simulate",
+        "--game",
+        "eketorp",
         "--players",
         "4",
         "--games",
@@ -76,19 +78,20 @@ def test_simulate_is_deterministic_for_a_seed(capsys: pytest.CaptureFixture[str]
 
 
 def test_simulate_readable_summary(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["simulate", "--players", "3", "--games", "2", "--bots", "greedy"]) == 0
+    args = ["simulate", "--game", "eketorp", "--players", "3", "--games", "2", "--bots", "greedy"]
+    assert main(args) == 0
     out = capsys.readouterr().out
     assert "Eketorp: 2 game(s), 3 players" in out and "winner(s)" in out and "games/s" in out
 
 
 def test_simulate_refuses_a_wrong_player_count(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["simulate", "--players", "8"]) == 2
+    assert main(["simulate", "--game", "eketorp", "--players", "8"]) == 2
     assert "3 to 6 players" in capsys.readouterr().out
 
 
 def test_the_console_script_runs() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "longhall.server.cli", "simulate", "--games", "1", "--json"],
+        [sys.executable, "-m", "longhall.server.cli", "simulate", "--game", "eketorp", "--json"],
         capture_output=True,
         text=True,
         check=True,

@@ -642,6 +642,18 @@ function countOf(list) {
   return out;
 }
 
+// -- the host: the material deck, in the lobby -------------------------------------------------
+
+/** Longhall's deck, or the printed cards the start player draws and enters (D1). */
+function lobbyOptions(table) {
+  return [h("p", { class: "label" }, t("host.deck")),
+    h("div", { class: "button-row" },
+      ["house", "physical"].map((deck) => h("button", {
+        class: table.options.deck === deck ? "chosen" : "", disabled: ui.pending,
+        onclick: () => send("set_option", { option: "deck", value: deck }) }, t(`host.deck_${deck}`)))),
+    h("p", { class: "muted small-text" }, t(`host.deck_${table.options.deck}_help`))];
+}
+
 export default {
   id: "eketorp",
   bar: roundBar,
@@ -650,6 +662,7 @@ export default {
   sheet,
   scoreRows,
   errorWords,
+  lobbyOptions,
   /** A new state: a stone placed elsewhere (or by the host) is no longer picked. */
   onState() {
     if (local.selected && !carried().includes(local.selected)) local.selected = null;

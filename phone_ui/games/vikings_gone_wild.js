@@ -271,11 +271,14 @@ function lobbyOptions(table) {
     h("div", { class: "button-row" }, marks.map((mark) => h("button", {
       class: chosen === mark ? "chosen" : "", "data-end-mark": mark, disabled: busy(),
       "aria-pressed": chosen === mark ? "true" : "false",
-      onclick: () => send("set_end_mark", { end_mark: mark }),
+      onclick: () => send("set_option", { option: "end_mark", value: mark }),
     }, mark ? t("vgw.host.end_mark_variant", { mark }) : t("vgw.host.end_mark_default", { mark: endMark(n, 0) })))),
     h("p", { class: "muted small-text", "data-end-mark-now": endMark(n, chosen) }, t("vgw.host.end_mark_help", { mark: endMark(n, chosen) })),
     keptNumbers(table)];
 }
+
+/** Keep a card's numbers for the table's next games (D1), or take them away ({}). */
+const keep = (card, numbers) => send("set_option", { option: "numbers", value: { key: card, value: numbers } });
 
 /** The card numbers this table keeps for its next games (D1): each card's, to edit or clear;
  * a card nobody entered has none, and Longhall never guesses one. */
@@ -292,9 +295,9 @@ function keptNumbers(table) {
           onclick: () => { edit.card = editing ? null : card; edit.numbers = null; render(); } },
         kept[card] ? t("vgw.host.edit") : t("vgw.host.enter")),
         kept[card] ? h("button", { class: "small danger", disabled: busy(), "data-kept-clear": card,
-          onclick: () => send("set_card_numbers", { card, numbers: {} }) }, t("vgw.host.clear")) : null),
+          onclick: () => keep(card, {}) }, t("vgw.host.clear")) : null),
       editing ? numbersFields(card, edit.numbers, "vgw-kept", t("vgw.host.numbers_of", { card: cardName(card) }), (numbers) =>
-        send("set_card_numbers", { card, numbers }).then((answer) => {
+        keep(card, numbers).then((answer) => {
           if (answer && answer.ok) { edit.card = null; edit.numbers = null; render(); }
         })) : null);
   });

@@ -19,7 +19,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     sim = sub.add_parser("simulate", help="play whole games between bots")
-    sim.add_argument("--game", choices=sorted(GAMES), default="eketorp")
+    sim.add_argument("--game", choices=list(GAMES), required=True)
     sim.add_argument("--players", type=int, default=4, help="players per game")
     sim.add_argument("--games", type=int, default=1, help="number of games")
     sim.add_argument("--seed", type=int, default=1, help="seed of the first game (then +1 each)")
@@ -32,13 +32,13 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--playouts",
         type=int,
-        help="expert bots' play-outs per decision (default: $LONGHALL_EXPERT_PLAYOUTS, else 96 for"
-        " Eketorp, 48 for Vikings on Board)",
+        help="expert bots' play-outs per decision (default: $LONGHALL_EXPERT_PLAYOUTS, else the"
+        " game's own)",
     )
     sim.add_argument(
         "--deck",
-        help="a data file instead of the house one: Eketorp's material deck, Vikings on Board's"
-        " components, Vikings Gone Wild's card data",
+        help="a data file instead of the game's own: "
+        + ", ".join(f"{spec.title}'s {spec.data[0].what}" for spec in GAMES.values() if spec.data),
     )
     sim.add_argument("--json", action="store_true", help="one JSON object per game, then totals")
 

@@ -10,9 +10,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from ..games.api import GameSpec
 from ..games.registry import get
 from ..games.search import set_budget
+from ..games.spec import GameSpec
 from ..table.gamedata import default_config
 
 

@@ -1,4 +1,5 @@
-"""The contract every game engine follows.
+"""The contract every game engine follows (what the whole of a game declares is
+:class:`~.spec.GameSpec`).
 
 A game is a pure, deterministic state machine (OpenSpiel's Game/State, boardgame.io's game object):
 
@@ -28,9 +29,7 @@ revealed, so anyone can check that nobody changed a choice after committing to i
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 Action = dict[str, Any]
@@ -97,39 +96,6 @@ class Bot(Protocol):
 BotFactory = Callable[[int], Bot]
 
 
-class ViewFunction(Protocol):
-    """``view(state, seat, public=None)``: what ``seat`` may know; ``public``, when given, is
-    ``public_view(state)`` already computed (once per version for all readers)."""
-
-    def __call__(self, state: Any, seat: Seat, public: JSON | None = None, /) -> JSON: ...
-
-
-@dataclass(frozen=True)
-class GameSpec:
-    """Everything the hub needs to know about one game."""
-
-    name: str
-    title: str
-    min_players: int
-    max_players: int
-    new: Callable[[Mapping[str, Any], int], GameState]
-    from_dict: Callable[[Mapping[str, Any]], GameState]
-    view: ViewFunction
-    # the ``public`` part of every reader's view (the same for all of them)
-    public_view: Callable[[Any], JSON]
-    bots: Mapping[str, BotFactory]
-    # For the conformance tests: a copy of the state in which everything hidden from ``seat``
-    # (other hands, the draw pile's order, unrevealed choices, the RNG) is drawn again.
-    resample_hidden: Callable[[Any, Seat, random.Random], Any]
-    # For the conformance tests: a list of broken invariants (conservation of pieces, bounds).
-    check_invariants: Callable[[Any], list[str]]
-    # Secret choices committed but not yet revealed, by seat (see the module's docstring).
-    commitments: Callable[[Any], dict[int, Any]] = field(default=lambda state: {})
-    # What the table keeps from a game for its next ones, as lobby options of the same name,
-    # each a mapping merged entry by entry (Vikings Gone Wild: the card numbers entered, D1).
-    kept: Callable[[Any], dict[str, dict[str, Any]]] = field(default=lambda state: {})
-
-
 def check_config(
     config: object, known: set[str], title: str, players: tuple[int, int], rule: str = ""
 ) -> int:
@@ -155,187 +121,3 @@ def check_config(
 def progress_actions(actions: list[Action]) -> list[Action]:
     """Return the actions that move the game forward (drop the ones that only undo a choice)."""
     return [a for a in actions if not a.get("undo")]
-
-
-class Field:
-    """What an action's field takes: its JSON type and how large it may be. Each game declares
-    its actions' fields with these (``ACTION_SHAPES``), so that nothing larger than a move needs
-    is ever accepted, kept in the game's log or written to the store."""
-
-    __slots__ = ()
-
-    def fits(self, value: object) -> bool:
-        """Whether ``value`` has the right type and size."""
-        raise NotImplementedError
-
-    def typed(self, value: object) -> bool:
-        """Whether ``value`` has the right type, whatever its size."""
-        raise NotImplementedError
-
-    @property
-    def most(self) -> int:
-        """The largest size (characters, items or absolute value) the field takes."""
-        raise NotImplementedError
-
-
-@dataclass(frozen=True, slots=True)
-class Text(Field):
-    """A string of at most ``longest`` characters (a field's name, a stone, a card)."""
-
-    longest: int = 32
-
-    def fits(self, value: object) -> bool:
-        return type(value) is str and len(value) <= self.longest
-
-    def typed(self, value: object) -> bool:
-        return type(value) is str
-
-    @property
-    def most(self) -> int:
-        return self.longest
-
-
-@dataclass(frozen=True, slots=True)
-class Whole(Field):
-    """An integer (never a bool) between ``low`` and ``high``: wide enough for every value the
-    rules can refuse with their own words, narrow enough that a number of thousands of digits is
-    never stored."""
-
-    low: int = -999
-    high: int = 999
-
-    def fits(self, value: object) -> bool:
-        return type(value) is int and self.low <= value <= self.high
-
-    def typed(self, value: object) -> bool:
-        return type(value) is int
-
-    @property
-    def most(self) -> int:
-        return max(abs(self.low), abs(self.high))
-
-
-@dataclass(frozen=True, slots=True)
-class Flag(Field):
-    """``true`` or ``false``."""
-
-    def fits(self, value: object) -> bool:
-        return type(value) is bool
-
-    def typed(self, value: object) -> bool:
-        return type(value) is bool
-
-    @property
-    def most(self) -> int:
-        return 1
-
-
-@dataclass(frozen=True, slots=True)
-class Scalar(Field):
-    """Any small JSON value (a bool, a number, a short string): for an item whose meaning the
-    rules check, and refuse in their own words."""
-
-    longest: int = 16
-
-    def fits(self, value: object) -> bool:
-        if isinstance(value, str):
-            return len(value) <= self.longest
-        if isinstance(value, int) and not isinstance(value, bool):
-            return bool(abs(value) < 10**self.longest)
-        return type(value) is bool or value is None
-
-    def typed(self, value: object) -> bool:
-        return type(value) in (str, int, bool) or value is None
-
-    @property
-    def most(self) -> int:
-        return self.longest
-
-
-@dataclass(frozen=True, slots=True)
-class Items(Field):
-    """A list of at most ``longest`` items, each what ``of`` takes."""
-
-    of: Field
-    longest: int
-
-    def fits(self, value: object) -> bool:
-        return (
-            type(value) is list
-            and len(value) <= self.longest
-            and all(self.of.fits(item) for item in value)
-        )
-
-    def typed(self, value: object) -> bool:
-        return type(value) is list and all(self.of.typed(item) for item in value)
-
-    @property
-    def most(self) -> int:
-        return self.longest
-
-
-Shapes = Mapping[str, Mapping[str, Field]]
-
-
-def check_action_shape(action: object, allowed: Shapes) -> Action:
-    """Validate an action's JSON shape: a known type and exactly the keys it takes, each of its
-    type and size; ``undo`` (which ``legal_actions`` marks a taking back with) only as ``true``."""
-    # The common case first, cheaply: every key present and fitting, nothing else.
-    if type(action) is dict:
-        kind = action.get("type")
-        keys = allowed.get(kind) if type(kind) is str else None
-        undo = action.get("undo", True)
-        if keys is not None and undo is True and len(action) - ("undo" in action) == len(keys) + 1:
-            for key, want in keys.items():
-                if not want.fits(action.get(key, _MISSING)):
-                    break
-            else:
-                return action
-    return _explain_shape(action, allowed)
-
-
-_MISSING = object()
-
-
-def _explain_shape(action: object, allowed: Shapes) -> Action:
-    """The slow path: find what is wrong with an action and say it."""
-    if not isinstance(action, dict):
-        raise IllegalAction("malformed", "An action must be a JSON object.")
-    kind = action.get("type")
-    if not isinstance(kind, str):
-        raise IllegalAction("malformed", 'An action needs a "type".')
-    keys = allowed.get(kind)
-    if keys is None:
-        raise IllegalAction(
-            "unknown_action", f"There is no action called {kind[:32]!r}.", action=kind[:32]
-        )
-    for key, value in action.items():
-        if key == "type":
-            continue
-        if key == "undo":
-            if value is not True:  # only the mark legal_actions gives: never a payload
-                raise IllegalAction(
-                    "malformed", f"The action {kind!r} takes undo only as true.", action=kind
-                )
-            continue
-        want = keys.get(key)
-        if want is None:
-            raise IllegalAction(
-                "malformed", f"The action {kind!r} takes no {key[:32]!r}.", action=kind
-            )
-        if not want.typed(value):
-            raise IllegalAction(
-                "malformed", f"{key!r} of {kind!r} has the wrong type.", action=kind
-            )
-        if not want.fits(value):
-            raise IllegalAction(
-                "field_too_large",
-                f"{key!r} of {kind!r} is too large (at most {want.most}).",
-                action=kind,
-                field=key,
-                most=want.most,
-            )
-    for key in keys:
-        if key not in action:
-            raise IllegalAction("malformed", f"The action {kind!r} needs {key!r}.", action=kind)
-    return action

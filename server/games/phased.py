@@ -14,8 +14,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
-from .api import Action, IllegalAction, Seat, Shapes, check_action_shape
+from .api import Action, IllegalAction, Seat
 from .rng import Rng
+from .shapes import Shapes, check_action_shape
 
 S = TypeVar("S", bound="PhasedState")
 Handler = Callable[[S, Seat, Action], None]

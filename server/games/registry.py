@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .api import GameSpec
 from .eketorp import SPEC as EKETORP
+from .spec import GameSpec
 from .vikings_gone_wild import SPEC as VIKINGS_GONE_WILD
 from .vikings_on_board import SPEC as VIKINGS_ON_BOARD
 

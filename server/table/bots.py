@@ -17,8 +17,8 @@ import time
 from dataclasses import dataclass
 
 from ..games.api import JSON, Bot, GameState
+from ..games.spec import GameSpec
 from .connections import Identity
-from .kinds import PROXY_ACTIONS
 from .service import Table
 
 log = logging.getLogger(__name__)
@@ -132,7 +132,7 @@ class BotRunner:
             return False
         started = time.monotonic()
         action = turn.bot.choose(turn.state, turn.seat)  # the lock is free: phones go on
-        if not bot_may_play(action):
+        if not bot_may_play(self.table.spec, action):
             return False
         if action["type"] not in QUIET and self.delay > 0:  # thinking counts toward the delay
             self._stop.wait(max(0.0, self.delay - (time.monotonic() - started)))
@@ -186,7 +186,7 @@ class BotTurn:
     game_id: int | None
 
 
-def bot_may_play(action: JSON) -> bool:
-    """Whether a bot may submit ``action``: not what needs the printed material card, which a
-    bot cannot see (the host enters it)."""
-    return action["type"] not in PROXY_ACTIONS - {"auto_build"}
+def bot_may_play(spec: GameSpec, action: JSON) -> bool:
+    """Whether a bot may submit ``action``: not what only the people at the table can enter
+    (Eketorp's printed material card, which the host enters for the seat)."""
+    return action["type"] not in spec.host_enters

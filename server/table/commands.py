@@ -25,7 +25,6 @@ from .connections import Identity
 from .envelope import LANGUAGES, Command, CommandError, check_shape, clean_name
 from .gamedata import default_config
 from .kinds import (
-    PROXY_ACTIONS,
     Apply,
     CommandKind,
     Desk,
@@ -210,11 +209,12 @@ def apply_start_player(table: TableState, record: Record) -> Outcome:
 
 
 def prepare_set_game(desk: Desk, who: Identity, cmd: Command) -> Prepared:
-    if cmd["game"] not in desk.lobby_games:
+    if cmd["game"] not in GAMES:
         raise CommandError(
             "unknown_game", "That game cannot be played here yet.", game=cmd["game"][:32]
         )
-    spec, lobby = GAMES[cmd["game"]], desk.lobby_games[cmd["game"]]
+    spec = GAMES[cmd["game"]]
+    lobby = spec.lobby
     seats = desk.live.data.seats
     if len(seats) > spec.max_players:
         raise CommandError(
@@ -243,66 +243,29 @@ def apply_set_game(table: TableState, record: Record) -> Outcome:
     return _outcome()
 
 
-def _check_deck(cmd: Command) -> None:
-    if cmd["deck"] not in ("house", "physical"):
-        raise CommandError("bad_option", "The material deck is 'house' or 'physical'.")
+def prepare_set_option(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    """One of the game's lobby options, checked against its declaration (the option's own
+    shape), then by the game itself: its config is made with the new value and judged by its
+    setup, which refuses with ``bad_config`` and the reason, changing nothing."""
+    data, spec = desk.live.data, desk.live.spec
+    option = spec.lobby.option(cmd["option"])
+    if data.status == "playing" and not option.during_game:
+        raise CommandError("game_running", "Not during a game: end it first.")
+    settings = spec.lobby.settings(data.options)
+    value = option.value(cmd["value"], settings[option.name])
+    players = min(max(len(data.seats), spec.min_players), spec.max_players)
+    config = default_config(
+        spec.name,
+        players,
+        data_dir=desk.settings.data_dir,
+        options={**settings, option.name: value},
+    )
+    spec.new(config, 0)
+    return _record(option=option.name, value=value)
 
 
-def apply_set_options(table: TableState, record: Record) -> Outcome:
-    # each command sets its own options and leaves the others' (the deck, the end mark...)
-    table.data.options = {**table.data.options, **record["options"]}
-    return _outcome()
-
-
-END_MARKS = (0, 40, 50)  # Vikings Gone Wild (W9.2, D19): 0 is the printed default (W9.1)
-
-
-def _check_end_mark(cmd: Command) -> None:
-    if cmd["end_mark"] not in END_MARKS:
-        raise CommandError(
-            "bad_option",
-            "The end mark is the default (0), 40 or 50 points (W9.2).",
-            max=END_MARKS[-1],
-        )
-
-
-def apply_set_end_mark(table: TableState, record: Record) -> Outcome:
-    options = dict(table.data.options)
-    if record["end_mark"]:
-        options["end_mark"] = record["end_mark"]
-    else:
-        options.pop("end_mark", None)
-    table.data.options = options
-    return _outcome()
-
-
-def prepare_card_numbers(desk: Desk, who: Identity, cmd: Command) -> Prepared:
-    """Check a card's numbers the host keeps for the table's next games (D1), or clear them.
-
-    The game's own config check judges them, as it judges the numbers a game starts with."""
-    game = desk.live.data.game
-    lobby = desk.lobby_games.get(game)
-    if lobby is None or "numbers" not in lobby.options:
-        raise CommandError("bad_option", "This game keeps no card numbers.", game=game)
-    card, numbers = cmd["card"][:32], cmd["numbers"]
-    if numbers:
-        spec = GAMES[game]
-        config = default_config(
-            game, spec.min_players, data_dir=desk.settings.data_dir, numbers={card: numbers}
-        )
-        spec.new(config, 0)  # raises bad_config with the reason, changing nothing
-    elif card not in (desk.live.data.options.get("numbers") or {}):
-        raise CommandError("no_numbers", "No numbers are kept for that card.", card=card)
-    return _record(card=card, numbers=dict(numbers))
-
-
-def apply_card_numbers(table: TableState, record: Record) -> Outcome:
-    kept = dict(table.data.options.get("numbers") or {})
-    if record["numbers"]:
-        kept[record["card"]] = dict(record["numbers"])
-    else:
-        kept.pop(record["card"], None)
-    table.data.options = {**table.data.options, "numbers": kept}
+def apply_set_option(table: TableState, record: Record) -> Outcome:
+    table.data.options = {**table.data.options, record["option"]: record["value"]}
     return _outcome()
 
 
@@ -342,16 +305,13 @@ def prepare_start(desk: Desk, who: Identity, cmd: Command) -> Prepared:
             " play it, or remove it.",
             name=waiting[0].name,
         )
-    lobby = desk.lobby_games[data.game]
-    options = {k: v for k, v in data.options.items() if k in lobby.options}
-    if lobby.seat_colours:  # each player plays the colour they sat down with
-        options["colours"] = [s.colour for s in data.seats]
     config = default_config(
         data.game,
         n,
         start_player=min(data.start_player, n - 1),
+        colours=[s.colour for s in data.seats],  # for a game that plays the seats' colours
         data_dir=desk.settings.data_dir,
-        **options,
+        options=data.options,
     )
     seed = secrets.randbits(62) if desk.settings.seed is None else desk.settings.seed
     return _record(config=config, seed=seed + data.next_game_id - 1, at=time.time())
@@ -427,10 +387,8 @@ def prepare_proxy(desk: Desk, who: Identity, cmd: Command) -> Prepared:
     target = desk.live.data.seats[actor]
     if not (target.kind == "bot" or target.vacant or actor not in desk.present()):
         raise proxy_refused()
-    if cmd["action"].get("type") not in PROXY_ACTIONS:
-        raise CommandError(
-            "not_allowed", "The host can only build or enter a material card for another seat."
-        )
+    if cmd["action"].get("type") not in desk.live.spec.proxy_actions:
+        raise CommandError("not_allowed", "The host cannot make that move for another seat.")
     return _action(desk, actor, who, cmd)
 
 
@@ -540,32 +498,12 @@ KINDS: dict[str, CommandKind] = {
             apply=apply_start_player,
         ),
         CommandKind(
-            "set_options",
-            {"deck": str},
-            by=HOST,
-            needs="lobby",
-            context=None,
-            check=_check_deck,
-            prepare=lambda desk, who, cmd: _record(options={"deck": cmd["deck"]}),
-            apply=apply_set_options,
-        ),
-        CommandKind(
-            "set_end_mark",
-            {"end_mark": int},
-            by=HOST,
-            needs="lobby",
-            context=None,
-            check=_check_end_mark,
-            prepare=lambda desk, who, cmd: _record(end_mark=cmd["end_mark"]),
-            apply=apply_set_end_mark,
-        ),
-        CommandKind(
-            "set_card_numbers",
-            {"card": str, "numbers": dict},
+            "set_option",
+            {"option": str, "value": object},
             by=HOST,
             context=None,
-            prepare=prepare_card_numbers,
-            apply=apply_card_numbers,
+            prepare=prepare_set_option,
+            apply=apply_set_option,
         ),
         CommandKind(
             "set_game",
@@ -662,12 +600,42 @@ def check_command(payload: object) -> Command:
 
 def apply(live: TableState, record: Record) -> Outcome:
     """Apply one record to the table; raise IllegalAction before changing anything."""
+    if record["kind"] in EARLIER_OPTIONS:
+        record = EARLIER_OPTIONS[record["kind"]](live, record)
     kind = KINDS.get(record["kind"])
     if kind is None or kind.apply is None:
         raise RuntimeError(f"unknown record {record['kind']!r}")
     outcome = kind.apply(live, record)
     live.applied(record)
     return outcome
+
+
+def _earlier_numbers(live: TableState, record: Record) -> Record:
+    kept = dict(live.data.options.get("numbers") or {})
+    if record["numbers"]:
+        kept[record["card"]] = dict(record["numbers"])
+    else:
+        kept.pop(record["card"], None)
+    return {**record, "kind": "set_option", "option": "numbers", "value": kept}
+
+
+# Records of the lobby options a store written before ``set_option`` may hold after its last
+# snapshot (set in the lobby after a game), replayed as ``set_option`` would have written them.
+EARLIER_OPTIONS: dict[str, Callable[[TableState, Record], Record]] = {
+    "set_options": lambda live, r: {
+        **r,
+        "kind": "set_option",
+        "option": "deck",
+        "value": r["options"]["deck"],
+    },
+    "set_end_mark": lambda live, r: {
+        **r,
+        "kind": "set_option",
+        "option": "end_mark",
+        "value": r["end_mark"],
+    },
+    "set_card_numbers": _earlier_numbers,
+}
 
 
 def restore(store: Store, new_code: Callable[[], str]) -> TableState:

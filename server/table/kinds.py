@@ -1,7 +1,6 @@
 """What a command kind is, and what several kinds share: who may send one, what it needs, what
-it is decided on, how it is prepared and applied (:class:`CommandKind`), the games the lobby
-offers, and the checks on seats, colours and bots. Each kind itself is declared in
-:mod:`.commands`."""
+it is decided on, how it is prepared and applied (:class:`CommandKind`), and the checks on seats,
+colours and bots. Each kind itself is declared in :mod:`.commands`."""
 
 from __future__ import annotations
 
@@ -14,7 +13,7 @@ from ..games.api import JSON
 from ..store import Store
 from .connections import Identity
 from .envelope import Command, CommandError
-from .seats import BOT_KINDS, COLOURS
+from .seats import BOT_KINDS
 from .state import Outcome, Record, TableState
 
 # Who may send a command: a guest (a phone with the table's code, not seated yet), any seated
@@ -27,31 +26,6 @@ Context = Literal["lobby", "own_seat", "named_seat", "table"] | None
 # What the table must be doing: in the lobby (no game running), a game being played, or a game
 # being played and not paused.
 Needs = Literal["lobby", "game", "running"] | None
-# What the host may do for a seat whose phone is gone or that a bot plays (D9; physical deck).
-PROXY_ACTIONS = frozenset({"auto_build", "card_add", "card_remove", "card_done"})
-
-
-@dataclass(frozen=True)
-class LobbyGame:
-    """A game the lobby offers (it has phone and table pages): its seats' colours, the lobby
-    options it takes, whether its engine plays the seats' own colours, its playing time."""
-
-    colours: tuple[str, ...]
-    options: tuple[str, ...]
-    seat_colours: bool
-    minutes: tuple[int, int]
-
-
-LOBBY_GAMES: dict[str, LobbyGame] = {
-    # Eketorp's box: 60 minutes
-    "eketorp": LobbyGame(tuple(COLOURS), ("deck",), False, (60, 60)),
-    # Vikings on Board: 4 colours (V0.1); the box says 30 to 60 minutes
-    "vikings_on_board": LobbyGame(("red", "blue", "yellow", "green"), (), True, (30, 60)),
-    # Vikings Gone Wild: 2 to 4 players (W0.1); the printed rules give no playing time: about
-    # 45 minutes is Longhall's own estimate. The end mark's printed variant (W9.2, D19) and the
-    # card numbers the group entered in earlier games (D1), kept per table.
-    "vikings_gone_wild": LobbyGame(tuple(COLOURS), ("end_mark", "numbers"), False, (45, 45)),
-}
 
 
 class Desk(Protocol):
@@ -61,7 +35,6 @@ class Desk(Protocol):
     store: Store
     settings: Settings
     join_url: str
-    lobby_games: Mapping[str, LobbyGame]
 
     def present(self) -> set[int]: ...
 
@@ -112,15 +85,9 @@ def seat_index(desk: Desk, seat: int) -> int:
     return seat
 
 
-def game_colours(lobby_games: Mapping[str, LobbyGame], game: str) -> tuple[str, ...]:
-    """The seats' colours a game has (a game the lobby does not offer: every colour)."""
-    lobby = lobby_games.get(game)
-    return lobby.colours if lobby else tuple(COLOURS)
-
-
 def free_colour(desk: Desk, wanted: str, mine: int | None = None) -> str:
     taken = {s.colour for i, s in enumerate(desk.live.data.seats) if i != mine}
-    colours = game_colours(desk.lobby_games, desk.live.data.game)
+    colours = desk.live.spec.lobby.colours
     if wanted:
         if wanted not in colours:
             raise CommandError("bad_colour", "There is no such colour.", colour=wanted[:16])

@@ -13,14 +13,12 @@ per room and version, and each patch once per room, whoever is in it.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
 from typing import Any, Protocol
 
 from ..games.api import JSON
 from ..games.registry import GAMES
 from . import fingerprints
 from .connections import Connections, Outgoing, room
-from .kinds import LobbyGame, game_colours
 from .seats import BOT_KINDS, COLOURS
 from .state import TableState
 
@@ -34,7 +32,6 @@ class Shown(Protocol):
     hardware: dict[str, Any]
     hotspot: dict[str, str] | None
     notices: dict[str, dict[str, Any]]
-    lobby_games: Mapping[str, LobbyGame]
     started: float  # when this server started: a seat with no phone since is away since then
     away: dict[int, float]  # when each seat's last phone went away
 
@@ -91,28 +88,29 @@ class Messages:
             "now": time.time(),  # the server's wall clock, to count how long a phone is away
             "join_url": table.join_url,
             "game": data.game,
-            "games": list(table.lobby_games),
+            "games": list(GAMES),
             "lobby_games": {
                 name: {
-                    "min_players": GAMES[name].min_players,
-                    "max_players": GAMES[name].max_players,
-                    "minutes": list(lobby.minutes),
-                    "bots": [b for b in BOT_KINDS if b in GAMES[name].bots],
-                    "options": list(lobby.options),
+                    "min_players": game.min_players,
+                    "max_players": game.max_players,
+                    "minutes": list(game.lobby.minutes),
+                    "bots": [b for b in BOT_KINDS if b in game.bots],
+                    "options": [option.name for option in game.lobby.options],
                 }
-                for name, lobby in table.lobby_games.items()
+                for name, game in GAMES.items()
             },
             "status": data.status,
             "paused": data.paused,
             "locked": data.locked,  # the host closed the lobby to new players
             "barred": [{"id": b["id"], "name": b["name"]} for b in data.barred],
-            "options": dict(data.options),
+            # the chosen game's lobby options: as the host set them, else their defaults
+            "options": spec.lobby.settings(data.options),
             "seats": seats,
             "host": data.host,
             "start_player": data.start_player,
             "min_players": spec.min_players,
             "max_players": spec.max_players,
-            "colours": {c: COLOURS[c] for c in game_colours(table.lobby_games, data.game)},
+            "colours": {c: COLOURS[c] for c in spec.lobby.colours},
             "game_id": data.game_id,
             "fingerprints": {
                 seat: entry["hash"][: fingerprints.SHORT]

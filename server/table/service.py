@@ -21,19 +21,20 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..config import Settings
-from ..games.api import JSON, GameSpec, GameState, IllegalAction
+from ..games.api import JSON, GameState, IllegalAction
+from ..games.spec import GameSpec
 from ..store.store import Entry, Store
 from . import commands
 from .commands import KINDS, check_command, is_barred, proxy_refused
 from .connections import Connections, Identity, Outgoing, error
 from .envelope import Command, CommandError
 from .groupcommit import GroupCommit
-from .kinds import LOBBY_GAMES, CommandKind, LobbyGame
+from .kinds import CommandKind
 from .messages import Messages
 from .seats import hash_token
 from .state import Outcome, Record, TableData, TableState, digest
@@ -53,8 +54,6 @@ class Publisher(Protocol):
 
 class Table:
     """The one table of this server: admits commands and tells everyone what changed."""
-
-    lobby_games: Mapping[str, LobbyGame] = LOBBY_GAMES  # games with phone and table pages
 
     def __init__(
         self,

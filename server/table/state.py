@@ -14,8 +14,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..games.api import JSON, GameSpec, GameState
+from ..games.api import JSON, GameState
 from ..games.registry import GAMES
+from ..games.spec import GameSpec
 from ..store import dumps as store_dumps
 from . import fingerprints
 from .seats import Occupant
@@ -35,8 +36,8 @@ class TableData:
 
     code: str
     version: int = 0
-    game: str = "eketorp"
-    options: dict[str, Any] = field(default_factory=lambda: {"deck": "house"})
+    game: str = field(default_factory=lambda: next(iter(GAMES)))  # the lobby's first game
+    options: dict[str, Any] = field(default_factory=dict)  # the lobby options the host set
     seats: list[Occupant] = field(default_factory=list)
     host: int | None = None
     start_player: int = 0

@@ -13,7 +13,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..games.api import JSON, GameSpec, GameState
+from ..games.api import JSON, GameState
+from ..games.spec import GameSpec
 
 
 class Views:

@@ -2,31 +2,43 @@
 
 The table display (``/``), the phone page (``/join/<code>``) and the files both share are served
 from the package's own folders (``phone_ui/``, ``table_display/``, ``server/static/``), each
-compressed once and kept, with a strict Content-Security-Policy.
+compressed once and kept, with a strict Content-Security-Policy. A game's own files (its two page
+modules, their styles, the words they share, its catalogs) are found under its game's root
+(:data:`GAME_ROOTS`), and each language's catalog is served as one: the shared words and every
+game's (:mod:`.catalogs`).
 """
 
 from __future__ import annotations
 
 import gzip
 import mimetypes
+import re
 import threading
+from collections.abc import Hashable
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, abort, jsonify, request
 
+from ..games.registry import GAMES
 from ..qr import qr_svg, wifi_qr_text
-from ..table.service import Table
+from ..table import Table
+from ..table.envelope import LANGUAGES
+from .catalogs import merged_catalog
 
 # The package's folders: ``longhall.server`` sits beside ``longhall.phone_ui`` and
 # ``longhall.table_display`` in a checkout (server/, phone_ui/, table_display/) as in a wheel.
 SERVER = Path(__file__).resolve().parent.parent
-PAGES = {
-    "table": SERVER.parent / "table_display",
-    "phone": SERVER.parent / "phone_ui",
-    "static": SERVER / "static",
-}
+ROOT = SERVER.parent
+FOLDERS = {"table": "table_display", "phone": "phone_ui", "static": "server/static"}
+PAGES = {kind: ROOT / folder for kind, folder in FOLDERS.items()}
+# Where each game's files are laid out as Longhall's own: <root>/phone_ui/games/<game>.js,
+# <root>/table_display/games/<game>.js, <root>/server/static/games/<game>.js and
+# <root>/server/static/i18n/<game>/<lang>.json. Longhall's games live in its own folders; a game
+# kept elsewhere is registered with its root.
+GAME_ROOTS: dict[str, Path] = {name: ROOT for name in GAMES}
+GAME_FILE = re.compile(r"games/(?P<game>[a-z0-9_]+)\.(?:js|css)")
 COMPRESSIBLE = (".html", ".js", ".css", ".json", ".svg", ".txt")
 CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -71,39 +83,44 @@ class DurableHealth:
 
 
 def register_pages(app: Flask, table: Table, health: DurableHealth) -> None:
-    cache: dict[tuple[Path, float], bytes] = {}
-    cache_lock = threading.Lock()
+    packed: dict[Hashable, bytes] = {}  # each body gzipped once, by what it was made from
+    packed_lock = threading.Lock()
 
-    def serve_file(folder: Path, name: str) -> Response:
-        if "\x00" in name:  # no file has one, and the file system refuses it with an error
-            abort(404)
-        path = (folder / name).resolve()
-        if folder.resolve() not in path.parents or not path.is_file():
-            abort(404)
-        mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+    def send(body: bytes, name: str, made_from: Hashable) -> Response:
+        mime = mimetypes.guess_type(name)[0] or "application/octet-stream"
         if mime.startswith("text/") or mime in ("application/javascript", "application/json"):
             mime += "; charset=utf-8"
-        body = path.read_bytes()
         response = Response(body, mimetype=mime)
-        packed_body = path.suffix in COMPRESSIBLE and "gzip" in request.headers.get(
+        gzipped = name.endswith(COMPRESSIBLE) and "gzip" in request.headers.get(
             "Accept-Encoding", ""
         )
-        if packed_body:
-            key = (path, path.stat().st_mtime)
-            with cache_lock:
-                packed = cache.get(key)
-                if packed is None:
-                    packed = cache[key] = gzip.compress(body, 9)
-            response.set_data(packed)
+        if gzipped:
+            with packed_lock:
+                data = packed.get(made_from)
+                if data is None:
+                    data = packed[made_from] = gzip.compress(body, 9)
+            response.set_data(data)
             response.headers["Content-Encoding"] = "gzip"
         response.headers["Vary"] = "Accept-Encoding"
         response.headers["Cache-Control"] = "no-cache"
         response.add_etag()
-        if packed_body:
+        if gzipped:
             response.make_conditional(request)
         else:  # byte ranges: Safari plays a video (the phone's keep-awake one) only with them
             response.make_conditional(request, accept_ranges=True, complete_length=len(body))
         return response
+
+    def serve_file(kind: str, name: str) -> Response:
+        if "\x00" in name:  # no file has one, and the file system refuses it with an error
+            abort(404)
+        folder = PAGES[kind]
+        own = GAME_FILE.fullmatch(name)
+        if own is not None and own["game"] in GAME_ROOTS:
+            folder = GAME_ROOTS[own["game"]] / FOLDERS[kind]
+        path = (folder / name).resolve()
+        if folder.resolve() not in path.parents or not path.is_file():
+            abort(404)
+        return send(path.read_bytes(), path.name, (path, path.stat().st_mtime))
 
     @app.after_request
     def headers(response: Response) -> Response:
@@ -114,23 +131,30 @@ def register_pages(app: Flask, table: Table, health: DurableHealth) -> None:
 
     @app.get("/")
     def table_page() -> Response:
-        return serve_file(PAGES["table"], "index.html")
+        return serve_file("table", "index.html")
 
     @app.get("/join/<code>")
     def phone_page(code: str) -> Response:
-        return serve_file(PAGES["phone"], "index.html")
+        return serve_file("phone", "index.html")
 
     @app.get("/table/<path:name>")
     def table_files(name: str) -> Response:
-        return serve_file(PAGES["table"], name)
+        return serve_file("table", name)
 
     @app.get("/phone/<path:name>")
     def phone_files(name: str) -> Response:
-        return serve_file(PAGES["phone"], name)
+        return serve_file("phone", name)
+
+    @app.get("/static/i18n/<lang>.json")
+    def catalog(lang: str) -> Response:
+        if lang not in LANGUAGES:
+            abort(404)
+        body, made_from = merged_catalog(lang, PAGES["static"] / "i18n", GAME_ROOTS)
+        return send(body, f"{lang}.json", made_from)
 
     @app.get("/static/<path:name>")
     def static_files(name: str) -> Response:
-        return serve_file(PAGES["static"], name)
+        return serve_file("static", name)
 
     @app.get("/healthz")
     def healthz() -> Response:

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from longhall.server.games.api import GameSpec, IllegalAction, progress_actions
+from longhall.server.games.api import IllegalAction, progress_actions
+from longhall.server.games.spec import GameSpec
 from longhall.server.store.store import dumps as store_dumps
 from longhall.server.table.gamedata import default_config
 

@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from longhall.server.games.api import GameSpec
 from longhall.server.games.registry import GAMES
+from longhall.server.games.spec import GameSpec
 
 from .conformance import (
     assert_illegal_changes_nothing,

@@ -15,8 +15,8 @@ from gpiozero.pins.mock import MockFactory, MockPin
 
 from longhall.hardware.adapter import Hardware, start_hardware
 from longhall.hardware.pinmap import PinMap, load
-from longhall.hardware.signals import Light
 from longhall.server.config import Settings
+from longhall.server.games.cues import Light
 from longhall.server.table.connections import Identity
 from longhall.server.table.service import Table
 from longhall.server.table.state import TableStatus

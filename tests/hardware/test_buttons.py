@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from longhall.hardware.signals import Light
 from longhall.server.games.api import progress_actions
+from longhall.server.games.cues import Light
 from longhall.server.table.service import Table
 from tests.server.conftest import seated
 

@@ -8,7 +8,9 @@ from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from longhall.hardware.signals import COLOURS, PHASE_GROUPS, Light
+from longhall.hardware.signals import COLOURS
+from longhall.server.games.cues import Light
+from longhall.server.games.eketorp.cues import INDICATOR
 from tests.server.conftest import Client, seated
 from tests.support import ROOT
 
@@ -127,7 +129,7 @@ def test_a_whole_game_of_bots_played_with_the_next_button(rig: Rig) -> None:
         if message["table"]["status"] == "over":
             break
         public = message["game"]["public"]
-        group = PHASE_GROUPS[public["phase"]]
+        group = INDICATOR[public["phase"]]
         active = set(public["active"])
         if group in looked and looked[group] < 3 and 0 < len(active) < 4:
             looked[group] += 1  # a few looks: each reads the pins at three moments
@@ -230,7 +232,13 @@ def test_vikings_on_board_lights_the_seat_whose_turn_it_is() -> None:
 
     st = SPEC.new(default_config("vikings_on_board", 3), 4)
     seats = [{"vacant": False} for _ in range(3)]
-    table = {"status": "playing", "paused": False, "seats": seats, "result": None}
+    table = {
+        "game": "vikings_on_board",
+        "status": "playing",
+        "paused": False,
+        "seats": seats,
+        "result": None,
+    }
     seen = set()
     bots = [SPEC.bots["greedy"](s) for s in range(3)]
     while not st.is_over():

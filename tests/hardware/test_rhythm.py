@@ -6,7 +6,12 @@ import copy
 from typing import Any
 
 from longhall.hardware.rhythm import Beeper, lit, next_edge
-from longhall.hardware.signals import COLOURS, PHASE_GROUPS, Light, cues, signals
+from longhall.hardware.signals import COLOURS, cues, signals
+from longhall.server.games.cues import Light
+from longhall.server.games.eketorp.cues import INDICATOR
+from longhall.server.games.registry import GAMES
+
+REVEAL, FIGHT = (GAMES["eketorp"].cues.rhythms[name] for name in ("reveal", "fight"))
 
 OFF, ON, SLOW, FAST = Light.OFF, Light.ON, Light.SLOW, Light.FAST
 
@@ -25,8 +30,8 @@ def test_the_worker_sleeps_until_the_next_edge_or_for_good() -> None:
 
 def test_beeps_queue_up_and_do_not_overlap() -> None:
     beeper = Beeper()
-    beeper.cue("reveal", 5.0)
-    beeper.cue("fight", 5.0)  # after the reveal's three beeps, with a gap
+    beeper.cue(REVEAL, 5.0)
+    beeper.cue(FIGHT, 5.0)  # after the reveal's three beeps, with a gap
     assert beeper.sounding(5.01) and not beeper.sounding(5.1)
     fight_start = 5.0 + 0.40 + 0.2
     assert not beeper.sounding(fight_start - 0.01) and beeper.sounding(fight_start + 0.01)
@@ -37,7 +42,14 @@ def test_beeps_queue_up_and_do_not_overlap() -> None:
 def view(status: str = "playing", phase: str = "planning", **public: Any) -> dict[str, Any]:
     seats = [{"vacant": False} for _ in range(3)]
     return {
-        "table": {"status": status, "paused": False, "seats": seats, "game_id": 1, "result": None},
+        "table": {
+            "game": "eketorp",
+            "status": status,
+            "paused": False,
+            "seats": seats,
+            "game_id": 1,
+            "result": None,
+        },
         "game": {
             "public": {
                 "phase": phase,
@@ -54,7 +66,7 @@ def view(status: str = "playing", phase: str = "planning", **public: Any) -> dic
 
 def test_every_phase_has_its_own_colour() -> None:
     assert len(set(COLOURS.values())) == len(COLOURS)
-    assert set(PHASE_GROUPS.values()) | {"lobby"} == set(COLOURS)
+    assert set(INDICATOR.values()) | {"lobby"} == set(COLOURS)
 
 
 def test_a_vacant_seat_is_dark_and_an_unknown_phase_still_shows_play() -> None:
@@ -69,18 +81,18 @@ def test_cues_for_a_reveal_and_for_each_new_fight_result() -> None:
     planning = view()
     revealed = view(phase="pick", revealed={"0": {"A": 1}})
     assert cues(None, revealed) == []  # a first look (a restart) beeps for nothing
-    assert cues(planning, revealed) == ["reveal"]
+    assert cues(planning, revealed) == [REVEAL]
     assert cues(revealed, revealed) == []
 
     fight = {"kind": "fight", "field": "A", "a": 0, "b": 1, "loot": None}
     fought = view(phase="pick", revealed={"0": {"A": 1}}, last_fight=fight)
-    assert cues(revealed, fought) == ["fight"]
+    assert cues(revealed, fought) == [FIGHT]
     looted = copy.deepcopy(fought)
     looted["game"]["public"]["last_fight"]["loot"] = {"removed": [], "kept": None}
     assert cues(fought, looted) == []  # the loot belongs to the same fight
     other = copy.deepcopy(fought)
     other["game"]["public"]["last_fight"].update(a=1, b=2)
-    assert cues(fought, other) == ["fight"]
+    assert cues(fought, other) == [FIGHT]
 
     rematch = copy.deepcopy(revealed)
     rematch["table"]["game_id"] = 2

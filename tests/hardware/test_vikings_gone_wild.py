@@ -8,7 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from longhall.hardware.signals import COLOURS, WILD_GROUPS, Light
+from longhall.hardware.signals import COLOURS
+from longhall.server.games.cues import Light
+from longhall.server.games.vikings_gone_wild.cues import INDICATOR
 from tests.server.conftest import Client, seated
 
 from .conftest import BUZZER, NEXT, Rig
@@ -57,7 +59,7 @@ def test_next_moves_through_the_phases_and_the_turns_with_their_lights(rig: Rig)
             act(rig, phone, type="take_mission", name="", points=1)
     assert public(rig)["phase"] == "production"
     assert lights(rig) == [ON, ON, ON]
-    assert rig.colour() == (COLOURS[WILD_GROUPS["production"]], ON)  # white: press NEXT
+    assert rig.colour() == (COLOURS[INDICATOR["production"]], ON)  # white: press NEXT
     rig.press(NEXT)
     assert public(rig)["phase"] == "draw"
     rig.press(NEXT)

@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
-from longhall.server.games.api import Field, IllegalAction
+from longhall.server.games.api import IllegalAction
 from longhall.server.games.phased import PhasedState
 from longhall.server.games.registry import GAMES
+from longhall.server.games.shapes import Field
 from longhall.server.table.gamedata import default_config
 
 from ..support import ROOT

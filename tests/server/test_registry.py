@@ -14,7 +14,13 @@ from .conftest import seated
 # The kinds a player who is not the host may send. Opening a command to every player is a
 # decision about the table's safety: it is made here, on purpose, not by editing a set of names.
 OPEN_TO_PLAYERS = {"profile", "act", "table"}
-SAMPLES: dict[type, Any] = {int: 1, bool: True, str: "greedy", dict: {"type": "place", "to": "A"}}
+SAMPLES: dict[type, Any] = {
+    int: 1,
+    bool: True,
+    str: "greedy",
+    dict: {"type": "place", "to": "A"},
+    object: 0,  # any JSON value
+}
 
 
 def sample(kind: str) -> dict[str, Any]:
@@ -27,7 +33,7 @@ def test_every_kind_is_host_only_unless_opened_to_players_on_purpose() -> None:
     assert seated_kinds - HOST_ONLY == OPEN_TO_PLAYERS
     assert {"kick", "remove_seat", "handover", "proxy", "history"} <= HOST_ONLY
     # the lobby's choices (the game and its options) are the host's alone
-    assert {"set_game", "set_options", "set_language", "set_start_player", "botify"} <= HOST_ONLY
+    assert {"set_game", "set_option", "set_language", "set_start_player", "botify"} <= HOST_ONLY
     # the one way round it: a player takes their own seat back from a bot standing in for them
     assert {name for name, kind in KINDS.items() if kind.own_seat is not None} == {"botify"}
 

@@ -26,6 +26,11 @@ def public(phone: Client) -> dict[str, Any]:
     return view
 
 
+def keep(phone: Client, card: str, numbers: dict[str, Any]) -> dict[str, Any]:
+    """The host keeps a card's numbers for the table's next games (D1), or clears them ({})."""
+    return phone.send("set_option", option="numbers", value={"key": card, "value": numbers})
+
+
 def to_players_phase(anna: Client, bob: Client) -> None:
     """Both take their two first 1-point missions (W1.2); NEXT twice: production, draw."""
     for phone in (anna, bob):
@@ -43,22 +48,28 @@ def test_the_end_mark_is_chosen_in_the_lobby_and_played_w9_2_d19(tmp_path: Path)
         assert anna.send("set_game", game="vikings_gone_wild")["ok"]
         before = lh.table.snapshot()
         for bad in (30, 45, -1, 60):  # 30 is the default's own number: the default is 0
-            error = anna.send("set_end_mark", end_mark=bad)["error"]
+            error = anna.send("set_option", option="end_mark", value=bad)["error"]
             assert error["code"] == "bad_option"
-        assert bob.send("set_end_mark", end_mark=50)["error"]["code"] == "host_only"
+        assert bob.send("set_option", option="end_mark", value=50)["error"]["code"] == "host_only"
         assert lh.table.snapshot()["options"] == before["options"]  # nothing changed
-        assert anna.send("set_end_mark", end_mark=40)["ok"]
+        assert anna.send("set_option", option="end_mark", value=40)["ok"]
         assert anna.last()["table"]["options"]["end_mark"] == 40
-        assert anna.send("set_options", deck="physical")["ok"]  # Eketorp's option leaves it
-        assert anna.last()["table"]["options"] == {"deck": "physical", "end_mark": 40}
+        # another game's option is refused: each game has its own
+        deck = anna.send("set_option", option="deck", value="physical")["error"]
+        assert deck["code"] == "bad_option"
+        assert anna.last()["table"]["options"] == {"end_mark": 40, "numbers": {}}
         assert anna.send("start")["ok"]
         assert public(cara)["end_mark"] == 40  # W9.2: the variant, with 3 players
         assert anna.send("end_game")["ok"]
-        assert anna.send("set_end_mark", end_mark=0)["ok"]  # back to the print's default
-        assert "end_mark" not in anna.last()["table"]["options"]
+        assert anna.send("set_option", option="end_mark", value=0)[
+            "ok"
+        ]  # back to the print's default
+        assert anna.last()["table"]["options"]["end_mark"] == 0
         assert anna.send("start")["ok"]
         assert public(cara)["end_mark"] == 30  # W9.1
-        assert anna.send("set_end_mark", end_mark=50)["error"]["code"] == "game_running"
+        assert (
+            anna.send("set_option", option="end_mark", value=50)["error"]["code"] == "game_running"
+        )
     finally:
         lh.stop()
 
@@ -103,12 +114,12 @@ def test_the_host_edits_and_clears_the_kept_numbers_d1(tmp_path: Path) -> None:
     lh = app(tmp_path)
     try:
         anna, bob = seated(lh, ["Anna", "Bob"])
-        assert anna.send("set_card_numbers", card="brewery", numbers=BREWERY)["error"]["code"] == (
-            "bad_option"  # Eketorp is chosen: it keeps no card numbers
+        assert keep(anna, "brewery", BREWERY)["error"]["code"] == (
+            "bad_option"  # Eketorp is chosen: it has no option "numbers"
         )
         assert anna.send("set_game", game="vikings_gone_wild")["ok"]
         before = lh.table.snapshot()
-        refused = {
+        refused: dict[str, dict[str, Any]] = {
             "castle": BREWERY,  # no such card
             "brewery": {**BREWERY, "defence": 31},  # D1: 0-30
             "tavern": {**BREWERY, "points": 10},  # D1: 0-9
@@ -117,27 +128,23 @@ def test_the_host_edits_and_clears_the_kept_numbers_d1(tmp_path: Path) -> None:
             "beer_reserve": {"defence": 3},  # every number, or none
         }
         for card, numbers in refused.items():
-            error = anna.send("set_card_numbers", card=card, numbers=numbers)["error"]
+            error = keep(anna, card, numbers)["error"]
             assert error["code"] == "bad_config", (card, error)
-        assert anna.send("set_card_numbers", card="tavern", numbers={})["error"]["code"] == (
-            "no_numbers"
-        )
-        assert bob.send("set_card_numbers", card="brewery", numbers=BREWERY)["error"]["code"] == (
-            "host_only"
-        )
+        assert keep(anna, "tavern", {})["error"]["code"] == "no_numbers"
+        assert keep(bob, "brewery", BREWERY)["error"]["code"] == "host_only"
         assert lh.table.snapshot()["options"] == before["options"]  # nothing changed
 
-        assert anna.send("set_card_numbers", card="brewery", numbers=BREWERY)["ok"]
-        assert anna.send("set_card_numbers", card="town_hall_1", numbers=HALL)["ok"]
+        assert keep(anna, "brewery", BREWERY)["ok"]
+        assert keep(anna, "town_hall_1", HALL)["ok"]
         edited = {**HALL, "defence": 5}
-        assert anna.send("set_card_numbers", card="town_hall_1", numbers=edited)["ok"]
-        assert anna.send("set_card_numbers", card="brewery", numbers={})["ok"]  # cleared
+        assert keep(anna, "town_hall_1", edited)["ok"]
+        assert keep(anna, "brewery", {})["ok"]  # cleared
         assert anna.last()["table"]["options"]["numbers"] == {"town_hall_1": edited}
         assert anna.send("start")["ok"]
         to_players_phase(anna, bob)
         assert public(anna)["numbers"] == {"town_hall_1": edited}
         # the host may correct a number during a game: it is kept for the next games
-        assert anna.send("set_card_numbers", card="town_hall_1", numbers=HALL)["ok"]
+        assert keep(anna, "town_hall_1", HALL)["ok"]
         assert anna.last()["table"]["options"]["numbers"] == {"town_hall_1": HALL}
     finally:
         lh.stop()

@@ -36,6 +36,26 @@ def normalise_config(config: Mapping[str, Any]) -> dict[str, Any]:
     return {"players": n, "start_player": start, "deck": mode, "material_cards": cards}
 
 
+def configure(
+    players: int,
+    start_player: int,
+    options: Mapping[str, Any],
+    data: Mapping[str, Any],
+    colours: list[str] | None,
+) -> dict[str, Any]:
+    """A new game's config from the lobby: the material deck the host chose, and for the house
+    deck its cards (D1), from the data file ``material_cards``."""
+    config: dict[str, Any] = {
+        "players": players,
+        "start_player": start_player,
+        "deck": options["deck"],
+    }
+    if options["deck"] == "house":
+        deck = data["material_cards"]
+        config["material_cards"] = deck["cards"] if isinstance(deck, dict) else deck
+    return config
+
+
 def setup(config: Mapping[str, Any], seed: int) -> EketorpState:
     """Return a new game, ready for the first round's materials (R1)."""
     cfg = normalise_config(config)

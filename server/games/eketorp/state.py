@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..api import Items, Scalar, Shapes, Text, Whole
 from ..phased import PhasedState
+from ..shapes import Items, Scalar, Shapes, Text, Whole
 
 # The JSON shape of every action: its type and the keys it takes, each with its type and size
 # (names of fields, stones and seats are short; numbers are sites, cards and seats).

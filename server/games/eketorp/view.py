@@ -30,18 +30,6 @@ if TYPE_CHECKING:
 LOG_TAIL = 24  # the table display shows the last few; a reconnecting page needs no more
 
 
-def view(st: EketorpState, seat: Seat, public: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Return everything ``seat`` (``None``: the table display) may know, and nothing else;
-    ``public``, if given, is ``public_view(st)`` computed once for every reader."""
-    return {
-        "game": st.game,
-        "seat": seat,
-        "public": public_view(st) if public is None else public,
-        "private": None if seat is None else private_view(st, seat),
-        "legal": st.legal_actions(seat),
-    }
-
-
 def public_view(st: EketorpState) -> dict[str, Any]:
     fight = st.fight
     public_fight = None

@@ -8,27 +8,51 @@ implements (W0-W9, rulings D1-D20).
 
 from __future__ import annotations
 
-from ..api import GameSpec
+from ..lobby import Choice, DataFile, Entries, Lobby
+from ..spec import GameSpec
 from .bots import GreedyBot, RandomBot
+from .cues import CUES
 from .invariants import check_invariants
 from .rules import MAX_PLAYERS, MIN_PLAYERS
+from .setup import configure
 from .state import WildState, new_game
-from .view import commitments, public_view, resample_hidden, view
+from .view import commitments, private_view, public_view, resample_hidden
 
 SPEC = GameSpec(
     name="vikings_gone_wild",
     title="Vikings Gone Wild",
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
+    package=__name__,
     new=new_game,
     from_dict=WildState.from_dict,
-    view=view,
     public_view=public_view,
+    private_view=private_view,
     bots={"random": RandomBot, "greedy": GreedyBot},
+    lobby=Lobby(
+        colours=("red", "blue", "yellow", "green", "white", "black"),
+        # 2 to 4 players (W0.1); the printed rules give no playing time: about 45 minutes is
+        # Longhall's own estimate
+        minutes=(45, 45),
+        options=(
+            # the printed variants of the end mark (W9.2, D19); 0 is the printed default (W9.1)
+            Choice(
+                "end_mark",
+                (0, 40, 50),
+                0,
+                "The end mark is the default (0), 40 or 50 points (W9.2).",
+            ),
+            # the numbers printed only on the cards, entered in earlier games, by card (D1)
+            Entries("numbers", ("no_numbers", "No numbers are kept for that card.")),
+        ),
+    ),
+    configure=configure,
+    data=(DataFile("cards", "cards.json", "vikings-gone-wild-cards.json", "card data"),),
+    cues=CUES,
     resample_hidden=resample_hidden,
     check_invariants=check_invariants,
     commitments=commitments,
     kept=lambda st: {"numbers": dict(st.numbers)},  # D1: offered again in the next games
 )
 
-__all__ = ["SPEC", "WildState", "new_game", "view"]
+__all__ = ["SPEC", "WildState", "new_game"]

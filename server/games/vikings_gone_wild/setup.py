@@ -13,14 +13,35 @@ from .state import WildState
 NUMBER_KEYS = ("defence", "points", "resource", "favour")
 
 
+def configure(
+    players: int,
+    start_player: int,
+    options: Mapping[str, Any],
+    data: Mapping[str, Any],
+    colours: list[str] | None,
+) -> dict[str, Any]:
+    """A new game's config from the lobby: the first player (W1.5), the end mark the host chose
+    (0: the printed one for this many players, W9.1), the card numbers the table kept from
+    earlier games (D1) and the card data of the data file ``cards`` (W0)."""
+    config: dict[str, Any] = {
+        "players": players,
+        "first_player": start_player,
+        "cards": data["cards"],
+    }
+    if options["end_mark"]:
+        config["end_mark"] = options["end_mark"]
+    if options["numbers"]:
+        config["numbers"] = dict(options["numbers"])
+    return config
+
+
 def normalise_config(config: Mapping[str, Any]) -> dict[str, Any]:
     """Check a game config and return it complete, or raise ``bad_config``.
 
     ``players`` (2-4); ``first_player`` (the seat with the first-player token, W1.5; default 0);
     ``end_mark`` (W9.1, W9.2, D19; default by the number of players); ``bonus``: ``"random"``
-    (W1.3) or ``"first_game"`` (the print's advice); ``cards``: the card data that
-    ``longhall.server.gamedata`` reads from the house file or a group's copy; ``numbers``: card
-    numbers a group entered before (D1), by card.
+    (W1.3) or ``"first_game"`` (the print's advice); ``cards``: the card data, from the house file
+    or a group's own copy; ``numbers``: card numbers a group entered before (D1), by card.
     """
     known = {"players", "first_player", "end_mark", "bonus", "cards", "numbers"}
     n = check_config(config, known, "Vikings Gone Wild", (R.MIN_PLAYERS, R.MAX_PLAYERS), "W0.1")

@@ -25,18 +25,6 @@ if TYPE_CHECKING:
 LOG_TAIL = 40
 
 
-def view(st: WildState, seat: Seat, public: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Return everything ``seat`` (``None``: the table display) may know, and nothing else;
-    ``public``, if given, is ``public_view(st)`` computed once for every reader."""
-    return {
-        "game": st.game,
-        "seat": seat,
-        "public": public_view(st) if public is None else public,
-        "private": None if seat is None else private_view(st, seat),
-        "legal": st.legal_actions(seat),
-    }
-
-
 def _village(st: WildState, seat: int) -> dict[str, Any]:
     hall = st.town_hall(seat)
     level = st.active_level(seat)

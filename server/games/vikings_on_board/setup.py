@@ -11,12 +11,29 @@ from . import rules as R
 from .state import VikingsState
 
 
+def configure(
+    players: int,
+    start_player: int,
+    options: Mapping[str, Any],
+    data: Mapping[str, Any],
+    colours: list[str] | None,
+) -> dict[str, Any]:
+    """A new game's config from the lobby: each player plays the colour they sat down with
+    (V0.1), with the components of the data file ``components`` (D1-D3). The turn order is drawn
+    (V1.2): the start player is not the game's to use."""
+    components = {k: v for k, v in data["components"].items() if k != "about"}
+    config: dict[str, Any] = {"players": players, "components": components}
+    if colours is not None:
+        config["colours"] = list(colours)
+    return config
+
+
 def normalise_config(config: Mapping[str, Any]) -> dict[str, Any]:
     """Check a game config and return it complete, or raise ``bad_config``.
 
     ``players`` (2-4); ``colours``: each seat's colour (default red, green, blue, yellow in seat
-    order); ``components``: the barrels, hull pieces and chests (D1-D3), which
-    ``longhall.server.gamedata`` reads from the data file shipped with the game or a user's copy.
+    order); ``components``: the barrels, hull pieces and chests (D1-D3), from the data file
+    shipped with the game or a group's own copy.
     """
     known = {"players", "colours", "components"}
     n = check_config(config, known, "Vikings on Board", (R.MIN_PLAYERS, R.MAX_PLAYERS), "V0.1")

@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..api import Shapes, Text, Whole
 from ..phased import PhasedState
+from ..shapes import Shapes, Text, Whole
 from . import rules as R
 
 # The JSON shape of every action: its type and the keys it takes, each with its type and size

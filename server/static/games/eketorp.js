@@ -4,6 +4,9 @@
 
 import { addIcons, h, t } from "/static/common.js";
 
+// the stones, the combat cards and a castle's sites look the same on both pages
+document.head.append(h("link", { rel: "stylesheet", href: new URL("./eketorp.css", import.meta.url).href }));
+
 // Eketorp's own icons: drawn here, so they look the same on every phone (no emoji font needed)
 addIcons({
   // Thor's hammer, as on the amulets

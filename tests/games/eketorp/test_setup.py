@@ -14,7 +14,7 @@ from longhall.server.games.eketorp import SPEC
 from longhall.server.games.eketorp import rules as R
 from longhall.server.games.eketorp import setup as eketorp_setup
 from longhall.server.games.rng import Rng, T
-from longhall.server.table.gamedata import default_config, load_material_cards
+from longhall.server.table.gamedata import default_config, load_data
 
 from .helpers import eketorp, new_game, ok, plan
 
@@ -106,7 +106,7 @@ def test_a_redeal_returns_the_cards_to_the_draw_pile_shuffled_at_once(
 
 def test_house_deck_has_twelve_cards_and_two_are_put_away() -> None:
     # R0.6, R1.3
-    cards = load_material_cards()
+    cards = load_data(SPEC)["material_cards"]["cards"]
     assert len(cards) == 12
     st = new_game(4)
     assert len(st.removed) == 2
@@ -128,7 +128,7 @@ def test_start_player_is_chosen_at_setup() -> None:
 def test_rulebook_material_card_eight_stones_for_three_or_four_and_ten_for_five_or_six() -> None:
     # R2.1 and the rulebook's example card (house card 1): 3 grass, 4 wood, 1 clay;
     # with 5 or 6 players 4 grass, 5 wood, 1 clay
-    card = next(c for c in load_material_cards() if c["id"] == 1)
+    card = next(c for c in load_data(SPEC)["material_cards"]["cards"] if c["id"] == 1)
     for players, expected in [(3, (3, 4, 1)), (4, (3, 4, 1)), (5, (4, 5, 1)), (6, (4, 5, 1))]:
         cfg = default_config("eketorp", players)
         cfg["material_cards"] = [dict(card, id=i) for i in range(12)]

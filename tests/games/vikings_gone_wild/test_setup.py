@@ -11,7 +11,7 @@ import pytest
 from longhall.server.games.api import IllegalAction
 from longhall.server.games.vikings_gone_wild import SPEC
 from longhall.server.games.vikings_gone_wild import rules as R
-from longhall.server.table.gamedata import default_config, load_vikings_gone_wild_cards
+from longhall.server.table.gamedata import default_config, load_data
 
 from .helpers import NUMBERS, new_game, ok, refused, take_first_missions
 
@@ -39,7 +39,7 @@ def test_every_marker_starts_at_zero_with_a_level_one_town_hall() -> None:
 
 def test_the_six_kinds_of_buildings_and_their_cards() -> None:
     # W0.2, D10, D16: the house data's counts; the town hall is not a building kind
-    data = load_vikings_gone_wild_cards()
+    data = load_data(SPEC)["cards"]
     counts = {b["kind"]: b["count"] for b in data["buildings"]}
     assert counts == {
         "gold_factory": 12,
@@ -61,7 +61,7 @@ def test_the_six_kinds_of_buildings_and_their_cards() -> None:
 
 def test_numbers_only_on_the_cards_are_left_to_fill_in() -> None:
     # W0.6, D1: the house file fills in only what the rulebook's examples print
-    data = load_vikings_gone_wild_cards()
+    data = load_data(SPEC)["cards"]
     tavern = next(b for b in data["buildings"] if b["kind"] == "tavern")
     assert tavern["defence"] is None and tavern["reward"] is None
     assert next(b for b in data["buildings"] if b["kind"] == "gold_factory")["defence"] == 1
@@ -74,7 +74,7 @@ def test_numbers_only_on_the_cards_are_left_to_fill_in() -> None:
 
 def test_bonus_cards_five_named_by_the_print_three_to_fill_in() -> None:
     # D20, W0.5
-    data = load_vikings_gone_wild_cards()
+    data = load_data(SPEC)["cards"]
     names = [b["name"] for b in data["bonuses"]]
     assert len(names) == 8
     assert names[:5] == ["Missionary", "Builder", "Defender", "Miner", "Explorer"]
@@ -115,7 +115,7 @@ def test_two_one_point_missions_each_kept_secret() -> None:
 
 def test_named_missions_from_a_groups_card_data() -> None:
     # D14, D2: a name from the list, its points checked when the data gives them
-    cards = copy.deepcopy(load_vikings_gone_wild_cards())
+    cards = copy.deepcopy(load_data(SPEC)["cards"])
     cards["missions"]["cards"] = [
         {"name": "Brewmaster", "points": 1},
         {"name": "Raider", "points": None},
@@ -175,7 +175,7 @@ def test_end_marks(players: int, allowed: tuple[int, ...], default: int) -> None
 )
 def test_card_data_is_checked(change: Callable[[dict[str, Any]], object]) -> None:
     # D1, D10: a group's copy of the card data is checked before a game starts
-    cards = copy.deepcopy(load_vikings_gone_wild_cards())
+    cards = copy.deepcopy(load_data(SPEC)["cards"])
     change(cards)
     cfg = default_config("vikings_gone_wild", 3)
     cfg["cards"] = cards

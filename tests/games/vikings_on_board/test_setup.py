@@ -12,7 +12,7 @@ import pytest
 from longhall.server.games.api import IllegalAction
 from longhall.server.games.vikings_on_board import SPEC
 from longhall.server.games.vikings_on_board import rules as R
-from longhall.server.table.gamedata import default_config, load_vikings_components
+from longhall.server.table.gamedata import default_config, load_data
 
 from .helpers import BLUE, GREEN, RED, YELLOW, new_game, ok, piece, vikings
 
@@ -158,7 +158,7 @@ def test_colours_can_be_chosen_per_seat() -> None:
 
 def test_the_shipped_data_file_holds_rulings_d1_d2_d3() -> None:
     # D1 barrels 1-4, D2 hull pieces 1,1,2,2,3,3, D3 5 chests of each kind
-    data = load_vikings_components()
+    data = {k: v for k, v in load_data(SPEC)["components"].items() if k != "about"}
     assert data == {
         "barrels": [1, 2, 3, 4],
         "hull_pieces": [1, 1, 2, 2, 3, 3],
@@ -185,7 +185,7 @@ def test_a_user_edited_data_file_changes_the_game(tmp_path: Path) -> None:
     assert Counter(st.piles[0] + st.piles[1]) == {"furs": 4, "grain": 5, "metal": 6}
     # a named file wins over the data directory
     other = tmp_path / "mine.json"
-    other.write_text(json.dumps({**load_vikings_components(), "barrels": [4, 4, 4, 4]}))
+    other.write_text(json.dumps({**load_data(SPEC)["components"], "barrels": [4, 4, 4, 4]}))
     cfg = default_config("vikings_on_board", 2, deck_file=other, data_dir=tmp_path)
     assert cfg["components"]["barrels"] == [4, 4, 4, 4]
 
