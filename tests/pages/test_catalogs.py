@@ -5,11 +5,12 @@ from __future__ import annotations
 import ast
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from longhall.server.web.catalogs import merged_catalog
+from longhall.server.web.catalogs import catalog_files, merged_catalog
 from longhall.server.web.pages import GAME_ROOTS
 
 from ..support import ROOT
@@ -114,7 +115,6 @@ COUNTED = {
     "errors.table_full": "max",
     "errors.bad_name": "max",
     "stone_count.stone": "n",
-    "vob.piece_short": "shields",
     "vob.pile": "count",
     "vob.table.tie": "n",
     "vob.table.count": "n",
@@ -349,3 +349,114 @@ def test_vikings_gone_wild_words_are_complete_in_every_language() -> None:
         and "Hôtel de Ville" in fr["vgw.village.hall"]
     )
     assert fr["vgw.phase.storage"] == "Phase de Stockage" and "Faveur Divine" in fr["vgw.favour"]
+
+
+# -- where each word lives: the shared catalog, or its game's own --------------------------------
+
+SHELLS = [
+    path
+    for path in PAGES
+    if "games" not in path.relative_to(ROOT).parts
+    or path.parent.name != "games"  # server/static/common.js and the two shells
+]
+KEYS = re.compile(r"""["'`]([a-z_]+(?:\.[a-z0-9_]+)+)["'`]""")
+PREFIXES = re.compile(r"""\b(?:t|has)\(\s*`([a-z_.]+)\$\{""")
+
+
+def used_by(paths: list[Path]) -> tuple[set[str], set[str]]:
+    """The keys these files name whole, and the prefixes of those they make (``phase.${x}``)."""
+    whole: set[str] = set()
+    prefixes: set[str] = set()
+    for path in paths:
+        source = path.read_text(encoding="utf-8")
+        whole |= set(KEYS.findall(source))
+        prefixes |= set(PREFIXES.findall(source))
+    return whole, prefixes
+
+
+def named(key: str, uses: tuple[set[str], set[str]]) -> bool:
+    whole, prefixes = uses
+    return key in whole or any(key.startswith(p) for p in prefixes)
+
+
+def game_modules(game: str) -> list[Path]:
+    root = GAME_ROOTS[game]
+    return [
+        root / folder / "games" / f"{game}.js"
+        for folder in ("phone_ui", "table_display", "server/static")
+        if (root / folder / "games" / f"{game}.js").exists()
+    ]
+
+
+def engine_codes(game: str) -> set[str]:
+    """The error codes a game's package can raise: by its rules, or declared (an option's)."""
+    codes = set()
+    for path in (ROOT / "server" / "games" / game).rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                name = getattr(node.func, "id", None)
+                if name == "IllegalAction" and node.args:
+                    first: ast.expr | None = node.args[0]
+                elif (
+                    name == "Entries" and len(node.args) > 1 and isinstance(node.args[1], ast.Tuple)
+                ):
+                    first = node.args[1].elts[0]
+                else:
+                    first = None
+                if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                    codes.add(first.value)
+    return codes
+
+
+def test_a_key_two_catalogs_hold_says_the_same_in_both() -> None:
+    """The pages load one merged catalog: two games may share an error's words, never with two
+    meanings."""
+    for lang in LANGUAGES:
+        seen: dict[str, tuple[str, str]] = {}
+        for path in catalog_files(lang, I18N, GAME_ROOTS):
+            for key, text in flatten(json.loads(path.read_text(encoding="utf-8"))).items():
+                if key in seen:
+                    assert seen[key][1] == text, (lang, key, seen[key][0], path.parent.name)
+                seen[key] = (path.parent.name, text)
+
+
+def table_strings() -> set[str]:
+    """Every string the server outside the games' packages, and the hardware, may send: the
+    codes of the errors and notices the table, the web layer and the appliance raise."""
+    found: set[str] = set()
+    games = ROOT / "server" / "games"
+    for folder in ("server", "hardware"):
+        for path in (ROOT / folder).rglob("*.py"):
+            if games in path.parents and path.parent != games:
+                continue  # a game's own package
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                    found.add(node.value)
+    return found
+
+
+def test_each_game_s_words_live_in_its_own_catalog() -> None:
+    """A game's catalog holds its title, its page modules' words and its own error codes; the
+    shared catalog only what the shells, the table's own errors and every game use."""
+    shell = used_by(SHELLS)
+    table = table_strings() | {"offline", "timeout"}  # and the two the pages make themselves
+    every_game: set[str] | None = None
+    for game in GAME_ROOTS:
+        words = flatten(json.loads((I18N / game / "en.json").read_text(encoding="utf-8")))
+        uses, codes = used_by(game_modules(game)), engine_codes(game)
+        for key in words:
+            where, _, name = key.partition(".")
+            assert (
+                key == f"games.{game}" or named(key, uses) or (where == "errors" and name in codes)
+            ), f"{game}'s catalog holds {key}, which neither its pages nor its engine use"
+        whole, prefixes = uses
+        every_game = whole if every_game is None else every_game & whole
+    shared = flatten(json.loads((I18N / "en.json").read_text(encoding="utf-8")))
+    for key in shared:
+        where, _, name = key.partition(".")
+        assert (
+            named(key, shell)
+            or where == "notices"
+            or (where == "errors" and name in table)
+            or key in (every_game or set())
+        ), f"the shared catalog holds {key}, which no shell, no table code and not every game use"

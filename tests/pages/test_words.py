@@ -134,7 +134,7 @@ EXPECTED_VOB: dict[str, Cases] = {
             "Anna trekt 1 kist uit pakhuis 2 en bekijkt die.",
         ),
         (("piece", {"colour": "red", "shields": 1}), "het rompdeel (rood) met 1 schild"),
-        (("vob.piece_short", {"shields": 3}), "3 schilden"),
+        (("vob.pile", {"n": 3, "count": 2}), "Pakhuis 3: 2 kisten"),
     ],
     "fr": [  # French counts 0 and 1 as one
         (("vob.pile", {"n": 1, "count": 0}), "Entrepôt 1\u00a0: 0 Coffre"),
