@@ -324,8 +324,8 @@ installed() {  # whether a package is installed
     [ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" = installed ]
 }
 
-# python3-setuptools and python3-wheel: Longhall goes into its venv without fetching a build
-# backend (pip --no-build-isolation), which a Pi on its own hotspot could not download
+# python3-setuptools and python3-wheel: a build backend for Longhall in its venv that needs no
+# download (pip --no-build-isolation), should a lock ever pin no setuptools of its own
 PACKAGES=(python3 python3-venv python3-pip python3-setuptools python3-wheel rsync sqlite3
     network-manager polkitd)
 # Debian's lgpio drives the pins on a Pi; plain Debian 12 has none: Longhall runs without buttons
@@ -394,15 +394,17 @@ if [ "$CLONE" != "$PREFIX" ]; then
 fi
 # --system-site-packages: Debian's python3-lgpio is what gpiozero drives the pins with
 run_unless "test -x $PREFIX/.venv/bin/python" python3 -m venv --system-site-packages "$PREFIX/.venv"
-# Longhall is installed in place (editable: the pages and scripts stay in the prefix) with
-# Debian's setuptools, no build isolation, so nothing is fetched to build it. Its dependencies come
-# from PyPI the first time; afterwards only when pyproject.toml changed (the stamp holds its sum).
+# The packages requirements.lock pins, each checked against its hashes (the versions the tests
+# passed with), from PyPI the first time; then Longhall in place (editable: the pages and scripts
+# stay in the prefix), built with the lock's setuptools, no build isolation, so nothing else is
+# fetched. Afterwards only when the lock or the project's files changed (the stamp holds them).
 STAMP=$PREFIX/.venv/.longhall-installed
-SUM=$(cksum <"$CLONE/pyproject.toml")
+SUM=$(cat "$CLONE/requirements.lock" "$CLONE/pyproject.toml" "$CLONE/setup.py" | cksum)
 if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$SUM" ]; then
     echo "= Longhall's dependencies are unchanged (no network needed)"
 else
-    run "$PREFIX/.venv/bin/python" -m pip install --quiet --no-build-isolation -e "$PREFIX"
+    run "$PREFIX/.venv/bin/python" -m pip install --quiet --require-hashes -r "$PREFIX/requirements.lock"
+    run "$PREFIX/.venv/bin/python" -m pip install --quiet --no-deps --no-build-isolation -e "$PREFIX"
     printf '%s\n' "$SUM" | put 0644 root:root "$STAMP"
 fi
 # the service may not write __pycache__ (ProtectSystem=strict): compile it all now, as root

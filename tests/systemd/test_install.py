@@ -104,7 +104,11 @@ def test_the_dry_run_prints_every_step_and_changes_nothing(tmp_path: Path) -> No
         r"usermod --append --groups video\\,render\\,input longhall-kiosk",
         rf"rsync -a --delete .* /.*/ {target}/",
         rf"python3 -m venv --system-site-packages {target}/\.venv",
-        rf"{target}/\.venv/bin/python -m pip install --quiet --no-build-isolation -e {target}",
+        # exactly the versions the tests passed with, each checked against its hashes
+        rf"{target}/\.venv/bin/python -m pip install --quiet --require-hashes "
+        rf"-r {target}/requirements\.lock",
+        rf"{target}/\.venv/bin/python -m pip install --quiet --no-deps --no-build-isolation "
+        rf"-e {target}",
         rf"write {target}/\.venv/\.longhall-installed ",
         rf"{target}/\.venv/bin/python -m compileall -q {target}/server {target}/hardware",
         r"install -d -m 0755 /etc/longhall",
@@ -267,7 +271,10 @@ def test_an_update_with_nothing_new_needs_no_network(tmp_path: Path) -> None:
     prefix = tmp_path / "p"
     (prefix / ".venv").mkdir(parents=True)
     stamp = subprocess.run(
-        "cksum <pyproject.toml", shell=True, cwd=INSTALL.parent.parent, capture_output=True
+        "cat requirements.lock pyproject.toml setup.py | cksum",
+        shell=True,
+        cwd=INSTALL.parent.parent,
+        capture_output=True,
     )
     (prefix / ".venv" / ".longhall-installed").write_bytes(stamp.stdout)
     etc = saved_install(tmp_path / "etc", prefix=str(prefix))

@@ -1,0 +1,213 @@
+"""Canaries for what ``server/web/transport/`` relies on beyond its libraries' public API.
+
+The transport takes over parts of python-engineio, python-socketio, simple-websocket, wsproto
+and gunicorn (its module docstring lists them). Those libraries are pinned in requirements.lock;
+an upgrade that moves an internal the transport uses fails here first, with a sentence naming
+the library, the internal and the code that leans on it, before any test of the behaviour.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import re
+from collections.abc import Callable
+from importlib.metadata import version
+from pathlib import Path
+
+import engineio
+import pytest
+import simple_websocket
+import socketio
+from engineio import socket as engineio_socket
+from gunicorn.http import unreader
+from gunicorn.workers import gthread
+from socketio import packet
+from wsproto.extensions import PerMessageDeflate
+
+ROOT = Path(__file__).resolve().parent.parent
+LEANED_ON = ("python-engineio", "python-socketio", "simple-websocket", "wsproto", "gunicorn")
+
+
+def pinned(lock: Path) -> dict[str, str]:
+    """Each package a lock file pins, and its version."""
+    found = re.findall(r"^([A-Za-z0-9_.-]+)==([^\s\\]+)", lock.read_text(), re.M)
+    return {name.lower(): pin for name, pin in found}
+
+
+@pytest.mark.parametrize("library", LEANED_ON)
+def test_each_library_the_transport_leans_on_is_the_version_it_was_checked_with(
+    library: str,
+) -> None:
+    want = pinned(ROOT / "requirements.lock")[library]
+    assert version(library) == want, (
+        f"{library} is {version(library)} here, but requirements.lock pins {want}, the version "
+        "server/web/transport/ was checked against: read the library's changes for the "
+        "internals listed in tests/test_transport_canaries.py, run every test, then update "
+        "the lock."
+    )
+
+
+def _socket() -> object:
+    return engineio_socket.Socket(engineio.Server(async_mode="threading"), "sid")
+
+
+def _params(function: Callable[..., object]) -> list[str]:
+    return list(inspect.signature(function).parameters)
+
+
+def _websocket_wsgi() -> type:
+    wrapper: type = importlib.import_module(
+        "engineio.async_drivers._websocket_wsgi"
+    ).SimpleWebSocketWSGI
+    return wrapper
+
+
+# (library, the internal, a check that it is as the transport expects, who relies on it)
+INTERNALS: list[tuple[str, str, Callable[[], bool], str]] = [
+    (
+        "python-engineio",
+        "engineio.async_drivers._websocket_wsgi.SimpleWebSocketWSGI(handler, server, **kwargs)",
+        lambda: (
+            list(
+                inspect.signature(
+                    __import__(
+                        "engineio.async_drivers._websocket_wsgi", fromlist=["x"]
+                    ).SimpleWebSocketWSGI.__init__
+                ).parameters
+            )
+            == ["self", "handler", "server", "kwargs"]
+        ),
+        "sender.DirectWebSocket subclasses it",
+    ),
+    (
+        "python-engineio",
+        'Server._async["websocket"]',
+        lambda: "websocket" in engineio.Server(async_mode="threading")._async,
+        "sender.Sender.install hands each WebSocket to the sender through it",
+    ),
+    (
+        "python-engineio",
+        "Server.handlers (a dict of connect, message, disconnect)",
+        lambda: isinstance(engineio.Server(async_mode="threading").handlers, dict),
+        "transport.Transport and sessions.SessionGuard wrap the handlers found there",
+    ),
+    (
+        "python-engineio",
+        "Socket.queue, .last_ping, .closed, .connected, .sid, .check_ping_timeout()",
+        lambda: all(
+            hasattr(_socket(), a)
+            for a in ("queue", "last_ping", "closed", "connected", "sid", "check_ping_timeout")
+        ),
+        "sender.Sender routes each socket's queue and send, and checks its pings itself",
+    ),
+    (
+        "python-engineio",
+        "Socket.close(wait, abort, reason)",
+        lambda: (
+            {"wait", "reason"} <= set(inspect.signature(engineio_socket.Socket.close).parameters)
+        ),
+        "sessions.SessionGuard closes a silent session without waiting",
+    ),
+    (
+        "python-socketio",
+        "Server._send_eio_packet and Server.manager's get_participants, eio_sid_from_sid, "
+        "sid_from_eio_sid",
+        lambda: (
+            hasattr(socketio.Server, "_send_eio_packet")
+            and all(
+                hasattr(socketio.Server(async_mode="threading").manager, a)
+                for a in ("get_participants", "eio_sid_from_sid", "sid_from_eio_sid")
+            )
+        ),
+        "sender.Sender.emit sends to a room's sockets itself; sessions.SessionGuard maps ids",
+    ),
+    (
+        "python-socketio",
+        "packet.Packet: uses_binary_events, json, decode() returning the attachments' count",
+        lambda: (
+            hasattr(packet.Packet, "uses_binary_events")
+            and hasattr(packet.Packet, "json")
+            and packet.Packet().decode('2["x",1]') == 0
+        ),
+        "packets.JsonPacket overrides them",
+    ),
+    (
+        "simple-websocket",
+        "Server(environ, ..., thread_class=...) and ws.PerMessageDeflate",
+        lambda: (
+            "thread_class" in inspect.signature(simple_websocket.Server.__init__).parameters
+            and hasattr(simple_websocket.ws, "PerMessageDeflate")
+        ),
+        "sender.DirectWebSocket reads in its own thread; deflate.install replaces the class",
+    ),
+    (
+        "simple-websocket",
+        "Base._handle_events(), .input_buffer, .receive_bytes, .connected, .sock, .ws, .mode",
+        lambda: (
+            hasattr(simple_websocket.ws.Base, "_handle_events")
+            and {"receive_bytes"}
+            <= set(inspect.signature(simple_websocket.Server.__init__).parameters)
+        ),
+        "sender.DirectWebSocket.wait reads each message itself",
+    ),
+    (
+        "wsproto",
+        "extensions.PerMessageDeflate.frame_outbound(proto, opcode, rsv, data, fin), enabled()",
+        lambda: (
+            list(inspect.signature(PerMessageDeflate.frame_outbound).parameters)
+            == ["self", "proto", "opcode", "rsv", "data", "fin"]
+            and hasattr(PerMessageDeflate, "enabled")
+        ),
+        "deflate.LargeOnlyDeflate leaves small messages uncompressed",
+    ),
+    (
+        "gunicorn",
+        "workers.gthread.TConn(cfg, sock, client, server) and ThreadWorker's accept, "
+        "enqueue_req, murder_pending, handle_exit, init_signals, is_parent_alive, init_process",
+        lambda: (
+            list(inspect.signature(gthread.TConn.__init__).parameters)
+            == ["self", "cfg", "sock", "client", "server"]
+            and all(
+                hasattr(gthread.ThreadWorker, a)
+                for a in (
+                    "accept",
+                    "enqueue_req",
+                    "murder_pending",
+                    "handle_exit",
+                    "init_signals",
+                    "is_parent_alive",
+                    "init_process",
+                )
+            )
+        ),
+        "worker.HeadFirstWorker reads request heads first; worker.run_alone runs it alone",
+    ),
+    (
+        "gunicorn",
+        "http.unreader.Unreader.unread() and .take_buffered()",
+        lambda: (
+            hasattr(unreader.Unreader, "unread") and hasattr(unreader.Unreader, "take_buffered")
+        ),
+        "worker.HeadFirstWorker hands the head it read to gunicorn's parser",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("library", "internal", "check", "who"), INTERNALS, ids=[i[1][:40] for i in INTERNALS]
+)
+def test_each_internal_the_transport_relies_on_is_there(
+    library: str, internal: str, check: Callable[[], bool], who: str
+) -> None:
+    try:
+        present = check()
+    except Exception as err:  # a module or a name that moved
+        present, why = False, f" ({type(err).__name__}: {err})"
+    else:
+        why = ""
+    assert present, (
+        f"{library} {version(library)} no longer has {internal}{why}, which "
+        f"server/web/transport/{who}: adapt the transport to the new version, or keep the "
+        "version requirements.lock pins."
+    )
