@@ -72,7 +72,7 @@ class LonghallServer(BaseApplication):  # type: ignore[misc]
 
     def run(self) -> None:
         """Serve in this process until SIGTERM or SIGINT (no gunicorn arbiter, see above)."""
-        run_alone(self, _worker_exit)
+        run_alone(self, _worker_exit, lambda: self.longhall.transport.close_all())
 
 
 def _post_worker_init(worker: Any) -> None:

@@ -24,6 +24,9 @@ class Client:
         self.lh = longhall
         self.sio = longhall.socketio.test_client(longhall.app, auth=auth)
         self.messages: list[dict[str, Any]] = []
+        # the message as the messages so far make it, and how many of them it was made from
+        self._latest: dict[str, Any] | None = None
+        self._applied = 0
         self.token: str | None = None
         self.seat: int | None = None
 
@@ -42,14 +45,15 @@ class Client:
     def last(self) -> dict[str, Any]:
         """The newest snapshot or update, patches applied (a gap would fail the test)."""
         self.pump()
-        latest: dict[str, Any] | None = None
-        for message in self.messages:
+        latest = self._latest
+        for message in self.messages[self._applied :]:
             body: Any = message["args"][0] if message["args"] else None  # JSON
             if message["name"] in ("snapshot", "update"):
                 latest = body
             elif message["name"] == "patch" and latest is not None:
                 assert body["base"] == latest["seq"], "a patch that does not follow"
                 latest = apply_patch(latest, body["ops"])
+        self._latest, self._applied = latest, len(self.messages)
         if latest is None:
             raise AssertionError("no snapshot received")
         return latest

@@ -338,7 +338,9 @@ def test_serve_is_one_process_that_stops_cleanly_and_resumes(
     tmp_path: Path, stop_signal: signal.Signals
 ) -> None:
     """One table, one process (no gunicorn arbiter beside it); systemd's SIGTERM and a host's
-    Ctrl-C both stop it with exit code 0, and the seat is there after the restart."""
+    Ctrl-C both stop it with exit code 0, and the seat is there after the restart. A phone still
+    connected is told the server went away (it reconnects by itself): the server does not wait
+    for its WebSocket to end on its own."""
     server = ServerProcess(tmp_path, "--bot-delay", "0")
     server.start()
     try:
@@ -346,9 +348,20 @@ def test_serve_is_one_process_that_stops_cleanly_and_resumes(
         assert server.pids() == [server.proc.pid]
         (phone,) = seat_phones(server, ["Astrid"], [])
         token = phone.token
-        phone.disconnect()
+        reasons: list[Any] = []
+        gone = threading.Event()
+
+        def disconnected(reason: Any = None) -> None:
+            reasons.append(reason)
+            gone.set()
+
+        phone.sio.on("disconnect", disconnected)
         server.proc.send_signal(stop_signal)
         assert server.proc.wait(timeout=15) == 0
+        assert gone.wait(10)
+        if stop_signal == signal.SIGTERM:
+            assert reasons == [phone.sio.reason.SERVER_DISCONNECT]
+        phone.disconnect()
         server.start()
         again = Phone(server.url, {"token": token}).connect()
         snapshot = again.latest

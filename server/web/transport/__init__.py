@@ -80,5 +80,10 @@ class Transport:
         """Count an unreadable event of a connection (closed after a few)."""
         self.sessions.unreadable(sid)
 
+    def close_all(self) -> None:
+        """Close every connection (the server is stopping): each phone and screen is told, and
+        reconnects by itself once a server answers again."""
+        self.server.eio.disconnect()
+
     def stop(self) -> None:
         self.sessions.stop()

@@ -214,7 +214,16 @@ class HeadFirstWorker(ThreadWorker):  # type: ignore[misc]
 
 
 class LoneWorker(HeadFirstWorker):
-    """Gunicorn's threaded worker, run without an arbiter (heads read first, see worker.py)."""
+    """Gunicorn's threaded worker, run without an arbiter (heads read first, see above)."""
+
+    # Called once SIGTERM (or a closed terminal's SIGHUP) asks the worker to stop: it lets go of
+    # the connections that would otherwise hold it for its whole grace time (the WebSockets)
+    stopping: Callable[[], None] | None = None
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        super().handle_exit(sig, frame)
+        if self.stopping is not None:
+            threading.Thread(target=self.stopping, name="stopping", daemon=True).start()
 
     def init_signals(self) -> None:
         hangup = signal.getsignal(signal.SIGHUP)
@@ -231,14 +240,18 @@ class LoneWorker(HeadFirstWorker):
         return True
 
 
-def run_alone(application: Any, on_exit: Callable[[Any], None]) -> NoReturn:
+def run_alone(
+    application: Any, on_exit: Callable[[Any], None], stopping: Callable[[], None]
+) -> NoReturn:
     """Run ``application`` (a gunicorn ``BaseApplication``) in one :class:`LoneWorker` in this
-    process until SIGTERM or SIGINT, call ``on_exit(worker)``, and leave the process."""
+    process until SIGTERM or SIGINT (``stopping`` called as SIGTERM comes), call
+    ``on_exit(worker)``, and leave the process."""
     cfg = application.cfg
     logger = cfg.logger_class(cfg)
     listeners = sock.create_sockets(cfg, logger)
     worker = LoneWorker(1, os.getpid(), listeners, application, cfg.timeout, cfg, logger)
     worker.pid = os.getpid()
+    worker.stopping = stopping
     code = 0
     try:
         worker.init_process()  # loads the app, calls post_worker_init, serves until stopped
