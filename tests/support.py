@@ -424,3 +424,16 @@ def bot_move(table: Table) -> tuple[int, dict[str, Any]] | None:
             if bot_may_play(table.spec, action):
                 return turn.seat, action
         return None
+
+
+def short_deck(data_dir: Path, rounds: int = 3) -> None:
+    """Give the table in ``data_dir`` a material deck of its own (the data file a group may keep
+    there, D1) so short that a whole game of Eketorp is ``rounds`` rounds (R7.4): a whole game,
+    its end included, in a fraction of the time."""
+    from longhall.server.games.eketorp import SPEC
+    from longhall.server.games.eketorp.rules import REMOVED_CARDS
+    from longhall.server.table.gamedata import load_data
+
+    cards = load_data(SPEC)["material_cards"]["cards"][: REMOVED_CARDS + rounds]
+    data_dir.mkdir(parents=True, exist_ok=True)
+    (data_dir / SPEC.data[0].own).write_text(json.dumps({"cards": cards}))

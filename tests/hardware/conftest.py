@@ -21,7 +21,7 @@ from longhall.server.table.connections import Identity
 from longhall.server.table.service import Table
 from longhall.server.table.state import TableStatus
 from longhall.server.web.app import Longhall, create_app
-from tests.server.conftest import Client
+from tests.inprocess import Client
 
 from ..support import bot_move
 

@@ -12,7 +12,7 @@ import pytest
 from longhall.server.games.api import progress_actions
 from longhall.server.games.cues import Light
 from longhall.server.table.service import Table
-from tests.server.conftest import seated
+from tests.inprocess import seated
 
 from .conftest import HOST, NEXT, SEATS, Rig, plan_all, play_bots
 

@@ -17,7 +17,7 @@ from longhall.server.appliance.endnight import NightEnd
 from longhall.server.config import Settings
 from longhall.server.table.connections import Identity
 from longhall.server.web.app import Longhall, create_app
-from tests.server.conftest import Client, seated
+from tests.inprocess import Client, seated
 
 from .conftest import HOST, Clock, Rig
 

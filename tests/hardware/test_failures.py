@@ -12,7 +12,7 @@ from longhall.hardware.adapter import PROBE_SECONDS, start_hardware
 from longhall.hardware.gpio import find_gpio
 from longhall.server.config import Settings
 from longhall.server.web.app import create_app
-from tests.server.conftest import Client, seated
+from tests.inprocess import Client, seated
 
 from .conftest import NEXT, SEATS, FlakyPin, Rig, plan_all
 

@@ -11,7 +11,7 @@ from longhall.hardware.signals import COLOURS
 from longhall.server.games.cues import Light
 from longhall.server.games.registry import GAMES
 from tests.fourth_game import SPEC
-from tests.server.conftest import seated
+from tests.inprocess import seated
 
 from .conftest import BASE, BUZZER, Rig
 

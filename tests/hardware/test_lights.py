@@ -11,7 +11,7 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from longhall.hardware.signals import COLOURS
 from longhall.server.games.cues import Light
 from longhall.server.games.eketorp.cues import INDICATOR
-from tests.server.conftest import Client, seated
+from tests.inprocess import Client, seated
 from tests.support import ROOT
 
 from .conftest import BUZZER, NEXT, RGB, Rig, plan_all, step_bot

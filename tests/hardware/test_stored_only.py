@@ -7,8 +7,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from tests.server.conftest import seated
-from tests.server.test_group_commit import WAIT, GatedStore
+from tests.inprocess import seated
+from tests.table.test_group_commit import WAIT, GatedStore
 
 from .conftest import Rig
 

@@ -11,7 +11,7 @@ from typing import Any
 from longhall.hardware.signals import COLOURS
 from longhall.server.games.cues import Light
 from longhall.server.games.vikings_gone_wild.cues import INDICATOR
-from tests.server.conftest import Client, seated
+from tests.inprocess import Client, seated
 
 from .conftest import BUZZER, NEXT, Rig
 

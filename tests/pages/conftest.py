@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from ..support import ROOT, ServerProcess, apply_patch
+from ..support import ROOT, ServerProcess, apply_patch, short_deck
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -53,6 +53,7 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    short_deck(tmp_path)  # Eketorp's whole games in three rounds
     proc = ServerProcess(tmp_path, "--bot-delay", "0.05", "--rate-limit", "1000", "--seed", "7")
     proc.start()
     yield proc

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from ..support import ServerProcess
-from .conftest import PHONE, Watched, wait_until
+from .conftest import PHONE, Watched, tap_until, wait_until
 from .test_game import open_phone
 
 pytestmark = pytest.mark.slow
@@ -43,10 +43,10 @@ def test_the_help_and_the_hand_are_always_at_hand(browser: Any, server: ServerPr
     table.wait_for_selector("#join-url")
     url = table.inner_text("#join-url")
     anna = open_phone(browser, url, "Anna", "en")
-    for bot in ("greedy", "random"):
-        anna.page.tap(f"[data-bot={bot}]")
-        wait_until(anna.page, f"document.querySelectorAll('[data-bot={bot}]').length > 0")
-    wait_until(anna.page, "document.querySelectorAll('.seat-row').length === 3")
+    for seats, bot in enumerate(("greedy", "random"), start=2):
+        # tapped again if a redraw took the button from under the finger
+        rows = f"document.querySelectorAll('.seat-row').length === {seats}"
+        tap_until(anna.page, f"[data-bot={bot}]", rows)
     anna.page.tap("#start")
     wait_until(anna.page, "document.body.dataset.phase === 'planning'")
     anna.page.tap("button[aria-label='Rules help']")

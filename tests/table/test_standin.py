@@ -8,8 +8,7 @@ from collections.abc import Callable
 
 from longhall.server.table.service import Table
 from longhall.server.web.app import Longhall
-
-from .conftest import eketorp, seated
+from tests.inprocess import eketorp, seated
 
 STUCK = 300.0  # seconds without the awaited change: something is broken, not slow
 

@@ -11,10 +11,10 @@ from longhall.server.games.api import progress_actions
 from longhall.server.table.connections import Identity
 from longhall.server.table.service import Table
 from longhall.server.web.app import Longhall
+from tests.inprocess import Client, game, seated
 from tests.support import received
 
 from ..support import bot_move
-from .conftest import Client, game, seated
 
 
 def record_versions(table: Table) -> tuple[dict[int, Any], dict[str, list[int]]]:

@@ -1,6 +1,6 @@
 """``longhall serve`` with a short Engine.IO heartbeat (for a test).
 
-``tests/server/test_half_open.py`` needs a client dropped for not answering pings without waiting
+``tests/web/test_half_open.py`` needs a client dropped for not answering pings without waiting
 the half minute the real heartbeat takes: this server pings every ``$LONGHALL_TEST_PING`` seconds
 and gives a client as long again to answer. Everything else is the real server.
 """

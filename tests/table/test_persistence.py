@@ -15,9 +15,9 @@ from longhall.server.store.store import Entry, Store
 from longhall.server.table.connections import Identity
 from longhall.server.table.service import Table
 from longhall.server.web.app import create_app
+from tests.inprocess import Client, eketorp, game, seated
 
 from ..support import bot_move
-from .conftest import Client, eketorp, game, seated
 
 
 def drive(table: Table, steps: int) -> None:

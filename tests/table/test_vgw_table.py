@@ -9,8 +9,7 @@ from typing import Any
 
 from longhall.server.config import Settings
 from longhall.server.web.app import Longhall, create_app
-
-from .conftest import Client, seated
+from tests.inprocess import Client, seated
 
 HALL = {"defence": 4, "points": 1, "resource": "none", "favour": False}
 BREWERY = {"defence": 2, "points": 0, "resource": "beer", "favour": True}

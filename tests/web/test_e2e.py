@@ -20,13 +20,14 @@ import socketio
 from longhall.server.games.api import progress_actions
 from longhall.server.games.registry import GAMES
 
-from ..support import Phone, RawWebSocket, ServerProcess, received, replay_states
+from ..support import Phone, RawWebSocket, ServerProcess, received, replay_states, short_deck
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    short_deck(tmp_path)  # whole games of Eketorp in three rounds
     proc = ServerProcess(tmp_path, "--bot-delay", "0", "--rate-limit", "1000", "--seed", "42")
     proc.start()
     yield proc
@@ -215,11 +216,11 @@ def _quiet_call(phone: Phone, kind: str, cid: str, version: int, fields: dict[st
 
 def test_kill_9_at_many_points_loses_nothing(tmp_path: Path) -> None:
     results = []
-    for run, kill_every in enumerate((None, 41)):
+    for run, kill_every in enumerate((None, 13)):
         proc = ServerProcess(
             tmp_path / f"run{run}", "--bot-delay", "0", "--rate-limit", "1000", "--seed", "11"
         )
-        (tmp_path / f"run{run}").mkdir()
+        short_deck(tmp_path / f"run{run}")
         proc.start()
         try:
             final, kills = run_script(proc, tmp_path, kill_every, seed=3)

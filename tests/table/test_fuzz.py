@@ -14,8 +14,7 @@ from longhall.server.config import Settings
 from longhall.server.table.commands import COMMANDS
 from longhall.server.web.app import Longhall, create_app
 from longhall.server.web.ratelimit import TokenBucket
-
-from .conftest import Client, seated
+from tests.inprocess import Client, seated
 
 json_values = st.recursive(
     st.none()

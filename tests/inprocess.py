@@ -1,19 +1,15 @@
-"""Fixtures for the server tests: a Longhall app on a real SQLite file, and test-client phones."""
+"""An in-process Longhall on a real SQLite file, and phones as Flask-SocketIO test clients."""
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
-import pytest
-
-from longhall.server.config import Settings
 from longhall.server.games.api import GameState
 from longhall.server.games.eketorp import EketorpState
 from longhall.server.table.service import Table
-from longhall.server.web.app import Longhall, create_app
+from longhall.server.web.app import Longhall
 from tests.support import apply_patch
 
 
@@ -81,39 +77,6 @@ class Client:
         return ack
 
 
-@pytest.fixture
-def settings(tmp_path: Path) -> Settings:
-    return Settings(data_dir=tmp_path, gpio="off", bot_delay=0.0)
-
-
-@pytest.fixture
-def longhall(settings: Settings) -> Iterator[Longhall]:
-    lh = create_app(settings)
-    yield lh
-    lh.stop()
-
-
-@pytest.fixture
-def scripted(tmp_path: Path) -> Iterator[Longhall]:
-    """An app for scripted players, who tap faster than the per-connection rate limit allows
-    (the limit has its own test)."""
-    lh = create_app(Settings(data_dir=tmp_path, gpio="off", bot_delay=0.0, rate=1e9, burst=10**9))
-    yield lh
-    lh.stop()
-
-
-# the ``guest`` fixture: connects one more phone that has not joined
-Guest = Callable[[], Client]
-
-
-@pytest.fixture
-def guest(longhall: Longhall) -> Guest:
-    def make() -> Client:
-        return Client(longhall, {"code": longhall.table.data.code})
-
-    return make
-
-
 def game(table: Table) -> GameState:
     """The table's game, for a test that started one."""
     assert table.game is not None, "no game is running"
@@ -135,3 +98,7 @@ def seated(longhall: Longhall, names: list[str]) -> list[Client]:
         assert phone.join(name)["ok"]
         phones.append(phone)
     return phones
+
+
+# the ``guest`` fixture: connects one more phone that has not joined
+Guest = Callable[[], Client]

@@ -7,9 +7,9 @@ import json
 from longhall.server.table import fingerprints
 from longhall.server.table.connections import Identity
 from longhall.server.web.app import Longhall
+from tests.inprocess import Client, Guest, eketorp, game, seated
 
 from ..support import bot_move
-from .conftest import Client, Guest, eketorp, game, seated
 
 
 def started(longhall: Longhall, names: list[str], bots: int = 0) -> list[Client]:

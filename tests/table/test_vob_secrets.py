@@ -8,9 +8,9 @@ import json
 from typing import Any
 
 from longhall.server.web.app import Longhall
+from tests.inprocess import Client, seated
 from tests.support import received
 
-from .conftest import Client, seated
 from .test_secrets import play_whole_game, record_versions
 
 

@@ -18,8 +18,7 @@ from longhall.server.store.checkpoint import Checkpointer
 from longhall.server.store.damaged import diagnose
 from longhall.server.store.store import Entry, Store, dumps
 from longhall.server.web.app import create_app
-
-from .conftest import seated
+from tests.inprocess import seated
 
 WAIT = 30.0  # seconds before a test gives up on an event that should come at once
 

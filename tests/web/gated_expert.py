@@ -1,6 +1,6 @@
 """``longhall serve`` whose expert bots stop at a gate before they think (for a test).
 
-``tests/server/test_bot_thinking.py`` holds a bot in the middle of its thinking: before each of
+``tests/web/test_bot_thinking.py`` holds a bot in the middle of its thinking: before each of
 its first ``$LONGHALL_TEST_GATES`` decisions the expert writes ``"<seat> <version>"`` into the
 FIFO ``$LONGHALL_TEST_GATE/entered`` and thinks on only once the test writes a line into
 ``.../release``. Opening a FIFO waits for the other side, so neither side polls or sleeps.

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from longhall.server.table.connections import Identity
 from longhall.server.web.app import Longhall
+from tests.inprocess import eketorp, seated
 
 from ..support import bot_move
-from .conftest import eketorp, seated
 
 
 def test_the_host_adds_an_expert_bot_and_it_plans_through_the_table(longhall: Longhall) -> None:

@@ -3,7 +3,7 @@ pings, as a phone that left the Wi-Fi) is dropped by Engine.IO's heartbeat: its 
 offline to everyone, and the server lets go of the connection (its reading thread and its slot)
 instead of waiting for TCP to give up on it a quarter of an hour later.
 
-The heartbeat is shortened for the test (tests/server/short_heartbeat.py); nothing is timed: the
+The heartbeat is shortened for the test (tests/web/short_heartbeat.py); nothing is timed: the
 test waits for the update that shows the seat offline and for the server to close the socket.
 """
 
@@ -28,7 +28,7 @@ def shows(view: dict[str, Any], seat: int, connected: bool) -> bool:
 def test_a_silent_client_is_dropped_and_its_seat_shows_offline(tmp_path: Path) -> None:
     os.environ["LONGHALL_TEST_PING"] = "1"
     try:
-        server = ServerProcess(tmp_path, module="tests.server.short_heartbeat")
+        server = ServerProcess(tmp_path, module="tests.web.short_heartbeat")
         server.start()
     finally:
         del os.environ["LONGHALL_TEST_PING"]

@@ -1,5 +1,6 @@
-"""A bot thinks outside the table's lock: phones are answered while an expert bot thinks, and a
-move decided on what its seat no longer sees is dropped and thought again."""
+"""A bot thinks outside the table's lock: on a real server whose expert bot is held in the middle
+of its thinking (``gated_expert.py``), the phones are answered meanwhile, and the decision made on
+a table that moved on is dropped and thought again."""
 
 from __future__ import annotations
 
@@ -14,11 +15,8 @@ from typing import Any
 import pytest
 
 from longhall.server.config import DB_NAME
-from longhall.server.table.connections import Identity
-from longhall.server.web.app import Longhall
 
 from ..support import Phone, ServerProcess
-from .conftest import eketorp, seated
 
 BOUND = 120.0  # seconds: a stuck server fails the test instead of hanging it (not a timing)
 
@@ -34,7 +32,7 @@ def bounded(work: Callable[[], Any]) -> Any:
 
 
 class Gate:
-    """The test's side of ``tests/server/gated_expert.py``'s gate."""
+    """The test's side of ``tests/web/gated_expert.py``'s gate."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
@@ -60,7 +58,7 @@ def gated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Ser
     data = tmp_path / "data"
     data.mkdir()
     args = ("--bot-delay", "0", "--rate-limit", "1000", "--seed", "7")
-    proc = ServerProcess(data, *args, module="tests.server.gated_expert")
+    proc = ServerProcess(data, *args, module="tests.web.gated_expert")
     proc.start()
     yield proc, gate
     proc.stop()
@@ -113,41 +111,3 @@ def test_phones_are_answered_while_an_expert_thinks(
     finally:
         anna.disconnect()
         bob.disconnect()
-
-
-def test_a_bot_move_decided_on_a_stale_view_is_refused(longhall: Longhall) -> None:
-    phones = seated(longhall, ["Anna", "Bob"])
-    assert phones[0].send("add_bot", bot="greedy")["ok"]
-    assert phones[0].send("start")["ok"]
-    table, bots = longhall.table, longhall.bots
-    (turn,) = bots.turns()
-    action = turn.bot.choose(turn.state, turn.seat)  # thought on the copy, outside the lock
-    assert phones[0].send("pause")["ok"] and phones[0].send("resume")["ok"]
-    with table.lock:
-        assert bots.holds(turn)  # still its seat to play, but it saw another table
-        payload = {"type": "act", "id": "bot-stale", "version": turn.version, "action": action}
-        ack = table.submit(Identity("bot", turn.seat), payload)
-    assert not ack["ok"] and ack["error"]["code"] == "stale_version"
-    assert eketorp(table).plans[turn.seat] == {}  # nothing changed
-    (fresh,) = bots.turns()
-    assert fresh.version > turn.version and fresh.state is not table.game  # a copy to think on
-
-
-def test_the_bot_runner_is_woken_only_where_a_bot_may_act(longhall: Longhall) -> None:
-    """A change wakes the bot runner only if a seat is played by a bot (or NEXT is pressed by
-    itself): at a table of phones it would look, find nothing and sleep, on every command."""
-    table = longhall.table
-    woken: list[int] = []
-    notify_all = table.changed.notify_all
-
-    def counted() -> None:
-        woken.append(table.data.version)
-        notify_all()
-
-    table.changed.notify_all = counted  # type: ignore[method-assign]
-    phones = seated(longhall, ["Anna", "Bob", "Cara"])
-    assert phones[0].send("start")["ok"]
-    assert phones[0].send("pause")["ok"] and phones[0].send("resume")["ok"]
-    assert woken == []  # phones only: the runner sleeps on
-    assert phones[0].send("botify", seat=2, bot="greedy")["ok"]  # a bot stands in for Cara
-    assert woken == [table.data.version]

@@ -10,8 +10,7 @@ from longhall.server.config import Settings
 from longhall.server.qr import qr_svg
 from longhall.server.table.seats import hash_token
 from longhall.server.web.app import Longhall, create_app
-
-from .conftest import Client, Guest, seated
+from tests.inprocess import Client, Guest, seated
 
 
 def test_the_first_phone_to_join_is_the_host_and_gets_a_strong_token(

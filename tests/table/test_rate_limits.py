@@ -12,8 +12,7 @@ from typing import Any
 from longhall.server.config import Settings
 from longhall.server.web.app import create_app
 from longhall.server.web.ratelimit import RateLimits
-
-from .conftest import Client
+from tests.inprocess import Client
 
 
 class HeldClock:

@@ -8,8 +8,7 @@ import pytest
 
 from longhall.server.table.commands import HOST_ONLY, KINDS
 from longhall.server.web.app import Longhall
-
-from .conftest import seated
+from tests.inprocess import seated
 
 # The kinds a player who is not the host may send. Opening a command to every player is a
 # decision about the table's safety: it is made here, on purpose, not by editing a set of names.
