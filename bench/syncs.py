@@ -1,6 +1,6 @@
 """What making a command's record durable costs; whether that wait can overlap the work after it.
 
-Every command's updates and answer wait until its record is on the disk (``server/store.py``).
+Every command's updates and answer wait until its record is on the disk (``server/store/store.py``).
 This times that wait on this machine's disk, with 2 ms between one commit and the next as a
 table's commands come, in fresh files next to each other:
 

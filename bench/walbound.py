@@ -3,9 +3,9 @@
 One thread writes commits into a real SQLite file (the store of ``longhall serve``, on this
 machine's disk, ``synchronous=FULL``) as fast as it takes them: a record each, and every other
 one a snapshot of a few pages, as a busy table writes them. Two configurations alternate, each on
-a fresh file: the log bounded (server/checkpoint.py's ``LIMIT``, as the server runs) and the log
-unbounded (the bound out of reach: the checkpointer as it was before). Timed: each commit, from
-the call to the store until it returns (the wait for the log to be folded in included). Printed:
+a fresh file: the log bounded (``LIMIT`` of server/store/checkpoint.py, as the server runs) and
+the log unbounded (the bound out of reach). Timed: each commit, from the call to the store until
+it returns (the wait for the log to be folded in included). Printed:
 the mean, median, p99 and largest commit, the commits that waited for the log to be folded in
 (how many, and their mean), the largest log file, and the ratio bounded/unbounded.
 

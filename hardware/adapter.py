@@ -3,8 +3,8 @@
 gpiozero calls a button's callback on its own thread; the callback only puts the press on a
 queue and returns. The worker takes presses off the queue and hands them to the table
 (``press_next`` / ``press_host``: the same validation and lock as a phone's command; HOST held
-for the pin map's ``hold`` seconds ends the night instead, see server/endnight.py), follows
-the table's public view to drive the LEDs and the buzzer, and sleeps between blink edges.
+for the pin map's ``hold`` seconds ends the night instead: server/appliance/endnight.py),
+follows the table's public view to drive the LEDs and the buzzer, and sleeps between blink edges.
 
 If a pin fails while the table plays, the worker gives up the pins, the table display says so
 (``hardware.status`` "failed" and a ``hardware_failed`` notice) and the game goes on without them.

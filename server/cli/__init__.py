@@ -1,4 +1,5 @@
-"""The ``longhall`` command: ``longhall simulate`` plays whole games between bots."""
+"""The ``longhall`` command: ``serve`` runs the server for one table, ``simulate`` plays whole
+games between bots, ``history`` lists the games a store kept and ``replay`` replays one."""
 
 from __future__ import annotations
 

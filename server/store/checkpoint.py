@@ -1,26 +1,12 @@
 """The background checkpointer: the write-ahead log is folded into the file off the command path.
 
-SQLite's own automatic checkpoint runs inside whichever commit crosses its threshold: that
-command then also copies the log into the database file and waits for the disk twice more, a
-latency spike for the player who sent it (worse on a Pi's SD card). The store turns it off on
-its connection and tells this checkpointer how much it wrote after each commit; once the log
-has grown past a threshold, this thread folds it in with a ``PASSIVE`` checkpoint on its own
-connection, which never blocks a writer and never takes the write lock.
-
-The log starts over from its beginning (rather than grow) only when a commit finds all of it in
-the file. Commits that come back to back, with no pause, never let that happen: each ``PASSIVE``
-checkpoint folds in the log as it was when it began, and meanwhile more is written. So the log
-has a bound (``limit``): once a checkpoint finds it longer, or once that much more was written
-since the last checkpoint began, the next commit waits, once it is on the disk and before its
-answer, until this thread has folded in the rest of the log with a ``RESTART`` checkpoint, which
-needs a moment with no writer; the commit after it starts the log over. Only a table that has
-committed without a pause for megabytes ever waits so, and never more than ``stall`` seconds.
-
-Nothing committed can be lost by a checkpoint: in WAL mode with ``synchronous=FULL`` SQLite only
-overwrites a database page after the log frames holding it are on the disk, and syncs the
-database before it lets the log be reused. A checkpoint that fails is logged and tried again
-once as much again has been written; no command waits for it (the bound lets go while
-checkpoints fail: a longer log is better than a stalled table).
+SQLite's automatic checkpoint runs inside whichever commit crosses its threshold, and that player
+waits for it. The store turns it off and tells this checkpointer how much it wrote after each
+commit; past a threshold, this thread folds the log in with a ``PASSIVE`` checkpoint on its own
+connection, which never blocks a writer. Commits that come back to back never let the log start
+over, so it has a bound (``limit``): past it, one commit waits (at most ``stall`` seconds) for a
+``RESTART`` checkpoint. A checkpoint that fails is logged and tried again later; nothing committed
+can be lost by one (WAL with ``synchronous=FULL``).
 """
 
 from __future__ import annotations

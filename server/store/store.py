@@ -1,18 +1,11 @@
 """The game store: a SQLite file that survives a power cut.
 
-Every accepted command is appended to the ``records`` journal and committed (WAL mode,
-``synchronous=FULL``: the commit returns only once the data is on the disk) before the player is
-told it was accepted; commands that arrive together share one transaction (the table's group
-commit, :mod:`longhall.server.groupcommit`). From time to time a full snapshot of the table is
-written in the same transaction, and records older than the latest snapshot are pruned. Restarting
-reads the latest snapshot and replays the records after it.
-
-The write-ahead log is folded into the database file by a thread of its own
-(:mod:`longhall.server.checkpoint`), never inside a command's commit, and once more when the store
-closes.
-
-Finished (and abandoned) games stay in ``games`` with every action in ``game_actions``, so the
-host can list them and any game can be replayed from its seed and log.
+Every accepted command is appended to the ``records`` journal and committed (WAL,
+``synchronous=FULL``: the commit returns once the data is on the disk) before the player is told
+it was accepted; commands that arrive together share one transaction (the table's group commit).
+A snapshot of the whole table is written from time to time, and the records before it pruned; a
+restart reads the latest snapshot and replays the records after it. Finished and abandoned games
+stay in ``games`` with every action in ``game_actions``, to list and to replay.
 """
 
 from __future__ import annotations
@@ -119,23 +112,13 @@ class Store:
 
     def lay_out_log(self) -> None:
         """Give the write-ahead log, at once, the size it grows to before the checkpointer
-        folds it in, written out in zeros (the server's store only, when it starts).
+        folds it in, in zeros (the server's store, when it starts).
 
-        A commit that makes the log longer changes the file's size too, so the disk's sync of
-        that commit also commits the file system's journal: on this VM's disk a bare commit
-        took 0.25 to 0.30 ms at the median that way, 0.17 ms over a log already that long; on
-        a Pi's SD card the journal is one more slow write. SQLite writes over the start of its
-        log only once it has folded all of it in, so until the first checkpoint of a night
-        every command's commit made the log longer; laid out, each commit writes over zeros
-        the disk has already.
-
-        Safe for SQLite: it finds the end of its log by the frames' salts and checksums, which
-        zeros never match (on every opening, after a power cut as after a clean stop), and the
-        zeros go in past the end of the file, under SQLite's write lock (``BEGIN IMMEDIATE``),
-        so that no connection of this process or another (``longhall history``) writes to the
-        log meanwhile. The file takes its new size in one step, whole frames, before the zeros
-        are written into it: a power cut in between leaves a log the start-up check
-        (``server/storecheck.py``) still finds whole.
+        A commit that makes the log longer changes the file's size, so its sync also commits the
+        file system's journal (one more slow write on an SD card); laid out, each commit writes
+        over zeros. Safe for SQLite, which finds the log's end by the frames' salts and
+        checksums: the zeros go in past the end of the file, whole frames, under SQLite's write
+        lock, so that a power cut in between leaves a log the start-up check still finds whole.
         """
         with self.transaction() as db:  # a change, so that SQLite gives the log its header
             db.execute(

@@ -85,8 +85,10 @@ def apply_profile(table: TableState, record: Record) -> Outcome:
 
 
 def prepare_add_bot(desk: Desk, who: Identity, cmd: Command) -> Prepared:
-    if cmd["bot"] not in desk.live.spec.bots:  # not every game has every kind of bot
-        raise CommandError("unknown_bot", "A bot is 'greedy' or 'random'.", bot=cmd["bot"])
+    spec = desk.live.spec
+    if cmd["bot"] not in spec.bots:  # not every game has every kind of bot
+        kinds = ", ".join(f"'{kind}'" for kind in spec.bots)
+        raise CommandError("unknown_bot", f"{spec.title}'s bots are {kinds}.", bot=cmd["bot"][:16])
     room_for_one_more(desk)
     colour = free_colour(desk, "")
     return _record(bot=cmd["bot"], colour=colour, name=f"Bot {COLOURS[colour]}")
@@ -374,7 +376,7 @@ def prepare_table(desk: Desk, who: Identity, cmd: Command) -> Prepared:
 def proxy_refused() -> CommandError:
     """The one refusal of a ``proxy`` for a seat whose phone plays it, or made against a version
     older than the seat's last change: telling them apart would show the host the version at
-    which another seat's secrets last changed (issue 15)."""
+    which another seat's secrets last changed."""
     return CommandError(
         "proxy_refused",
         "You cannot play for that seat now: its phone may be back, or the table changed."

@@ -2,7 +2,7 @@
 seat that moved, was taken away or was opened on another phone.
 
 This part of the table knows nothing of records or games: it is told what happened to the seats
-(:class:`longhall.server.records.Outcome`) and answers with the operations for the socket layer.
+(:class:`.state.Outcome`) and answers with the operations for the socket layer.
 """
 
 from __future__ import annotations

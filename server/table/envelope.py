@@ -5,7 +5,7 @@ Socket.IO event ``command``: ``{"type", "id", "version", ...}``. ``id`` is chose
 (a repeated id is answered with the first answer and not applied twice) and ``version`` is the
 table version the client last saw (a command made against an outdated view is refused). What
 each ``type`` takes, who may send it and what it does is declared once, in
-:mod:`longhall.server.commands`.
+:mod:`.commands`.
 """
 
 from __future__ import annotations

@@ -187,7 +187,7 @@ def diff(
 
     Unchanged parts are found with Python's == at C speed, which holds true equal to 1: a view
     must keep each place's JSON type from one version to the next (a flag stays a flag), as
-    every game's view does (tests/server/test_patches.py replays whole games)."""
+    every game's view does (tests/web/test_patches.py replays whole games)."""
     if type(old) is dict and type(new) is dict:
         kept = 0
         for key, value in new.items():

@@ -134,7 +134,7 @@ class Table:
 
         The answer waits until the command's record is on the disk; so does every message
         showing its version. Commands that arrive together share one write (group commit,
-        :mod:`longhall.server.groupcommit`): the lock is let go while the disk is written.
+        :mod:`.groupcommit`): the lock is let go while the disk is written.
         ``holds``, checked under the lock first, refuses the command as stale if it says no (a bot's
         move, if its seat is no longer its to play).
         """
@@ -145,7 +145,7 @@ class Table:
             answer, wait = self._admit(who, payload)
             if wait is None:
                 return answer
-            if wait.solo:  # written before the lock is let go, as every command once was
+            if wait.solo:  # written before the lock is let go
                 return self._settle(answer, wait)
         return self._settle(answer, wait)
 

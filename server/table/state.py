@@ -98,8 +98,8 @@ class TableState:
         return copy
 
     def snapshot_text(self) -> str:
-        """The table as the store keeps it: JSON text, encoded once from the live table (a
-        snapshot is some 80 KB in a game: a copy encoded took three times as long)."""
+        """The table as the store keeps it: JSON text, encoded straight from the live table
+        (a game's snapshot is large: no copy is made first)."""
         data = self.data
         data.state = None if self.game is None else self.game.to_dict()
         raw = {k: getattr(data, k) for k in data.__dataclass_fields__}

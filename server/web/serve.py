@@ -113,8 +113,7 @@ def banner(settings: Settings) -> str:
 # glibc gives every thread that allocates an arena of its own, up to eight per core (two on a
 # 32-bit system), and each arena keeps what is freed in it for its own thread. The server has a
 # thread per phone and screen, but the table's work runs one command at a time, under its lock:
-# two arenas serve it as well, and the memory the others would hold is never taken (under
-# bench/serving.py's load, 58.8 MB at the peak after 1,000 commands instead of 60.9).
+# two arenas serve it as well, without the memory the others would hold.
 M_ARENA_MAX = -8  # mallopt's parameter, from glibc's malloc.h
 ARENAS = 2
 

@@ -1,7 +1,7 @@
 """What the table display shows when the server cannot serve the table: a damaged game store.
 
 The server does not start the table over a store that was found damaged
-(:mod:`longhall.server.storecheck` keeps it aside). Instead of exiting, which leaves the kiosk's
+(:mod:`longhall.server.store.damaged` keeps it aside). Instead of exiting, which leaves the kiosk's
 screen blank (and systemd starting the server again and again), it serves one page in the place of
 the table display: which file, where it was kept and what to do, in the catalogs' words (the
 browser's language first, then the three others: the host's choice of language is in the store that

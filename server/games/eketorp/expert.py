@@ -35,7 +35,7 @@ from .bots import (
 if TYPE_CHECKING:
     from .state import EketorpState
 
-DEFAULT_PLAYOUTS = 96  # play-outs per decision: well within a second here (docs/performance.md)
+DEFAULT_PLAYOUTS = 96  # play-outs per decision (docs/performance.md: how long they take)
 HOSPITAL = {0: 2.5, 1: 1.2}  # what a viking at a station costs its owner: rounds it will miss
 MAX_LOOT = 6  # loot options weighed (the greedy bot's best few)
 

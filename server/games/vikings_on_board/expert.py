@@ -29,7 +29,7 @@ from .turn import can_act, exchangeable_pieces, movable_pieces, open_drakkars
 if TYPE_CHECKING:
     from .state import VikingsState
 
-DEFAULT_PLAYOUTS = 48  # play-outs per decision: within a second here (docs/performance.md)
+DEFAULT_PLAYOUTS = 48  # play-outs per decision (docs/performance.md: how long they take)
 HORIZON = 1  # turns played on in each world
 ENDGAME = 3  # drakkars left in port from which the worlds are played to the end
 MAX_CANDIDATES = 6  # a building's steps weighed (the greedy bot's best few)

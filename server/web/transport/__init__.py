@@ -15,7 +15,7 @@ Pi's threads, replaces parts of what those libraries do and leans on their inter
   run without gunicorn's arbiter.
 
 Each library this leans on is pinned with hashes in ``requirements.lock``, which ``./run`` and
-``systemd/install.sh`` install from, and ``tests/web/test_transport_canaries.py`` fails with the
+``systemd/install.sh`` install from, and ``tests/test_transport_canaries.py`` fails with the
 library's name and the internal that moved when an upgrade changes one of them.
 
 The table sends through :meth:`Transport.publish`, the one way out it is handed.

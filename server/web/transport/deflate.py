@@ -1,27 +1,11 @@
 """WebSocket compression only where it pays, and once per message, not once per connection.
 
-Browsers always offer permessage-deflate, and simple-websocket always accepts it; wsproto then
-compresses every message, for each connection with its own compressor. Updates are patches of a
-few hundred bytes (``server/messages.py``), which deflate barely shrinks: RFC 7692 lets a sender
-leave any message uncompressed (its RSV1 bit unset), so only large messages are compressed
-(:func:`worth_compressing`): a whole message (a snapshot) from :data:`COMPRESS_FROM` bytes, a
-patch only from :data:`PATCH_COMPRESS_FROM`.
-
-Patches have the higher threshold because they are the hot path: every command sends one to
-every room, and a round's reveal makes them 4 to 6 KB each. Compressing those costs the Pi CPU
-on every such command and each screen an inflate before it can show the change, to save a few
-kilobytes on a local Wi-Fi. Measured with ``bench/serving.py`` (docs/performance.md, "five
-changes; patches compressed only from 8 KB"): with patches compressed from 1 KB, as snapshots
-are, a command's 99th percentile was 1.5 times what it is with this threshold, and its CPU 1.15
-times, for 420 instead of 720 bytes per command on a phone's wire. A snapshot goes to one
-connection when it connects or asks again (a phone whose Wi-Fi was weak): there the bytes are
-worth the CPU.
-
-The large messages go to a whole room at once: the server answers every offer with
-``server_no_context_takeover`` (which RFC 7692, 7.1.1.1, lets a server add to any offer it
-accepts), so each message it compresses stands alone, and the sender (``server/sender.py``)
-compresses it once and writes the same frame to every connection of the room that negotiated the
-extension (:func:`frame`).
+Browsers always offer permessage-deflate, and simple-websocket always accepts it; wsproto would
+then compress every message, with a compressor per connection. RFC 7692 lets a sender leave a
+message uncompressed (its RSV1 bit unset): the patches of every command, a few hundred bytes that
+deflate barely shrinks, go as they are, and only large messages (a snapshot, a patch from
+:data:`PATCH_COMPRESS_FROM`) are compressed, once for a whole room, each on its own
+(``server_no_context_takeover``, which RFC 7692 7.1.1.1 lets a server add to any offer).
 """
 
 from __future__ import annotations

@@ -1,18 +1,10 @@
 """One writer at a time on a WebSocket's socket: no frame is ever cut by another.
 
-Three threads may write to one WebSocket: the table's sender (:mod:`longhall.server.sender`),
-the connection's own engine.io writer (a slow phone's, or a connection that upgraded from
-long-polling), and the connection's reading thread, which answers a ping with a pong and a close
-with a close. Each write is a whole frame. Were two to run at once (a blocking write to a full
-socket is done in pieces, and the kernel lets another thread's bytes in between), or were a pong
-written between the two halves of a frame the sender could only half write, the pong would land
-inside the frame and the client would read garbage from there on.
-
-So every write to the socket goes through one lock. The sender never waits for it: a socket
-busy writing counts as one whose buffer is full (its packets go to the phone's own writer, as
-for a slow phone). A frame the sender could only half write keeps the lock until the phone's
-writer has written its rest (:meth:`FrameSocket.finish`): the lock is let go by another thread
-than the one that took it, which a plain :class:`threading.Lock` allows.
+The table's sender, a slow phone's own engine.io writer and the connection's reading thread (a
+pong, a close) may all write to one socket. Each write is one whole frame under the socket's lock,
+so no frame lands inside another; the sender never waits for the lock (a busy socket counts as a
+full one), and a frame it could only half write keeps the lock until the phone's writer has
+written the rest.
 """
 
 from __future__ import annotations

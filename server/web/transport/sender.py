@@ -1,30 +1,10 @@
 """One sender for the table: one queue, and one writer at a time, for every WebSocket message.
 
-python-engineio's threading mode gives each WebSocket a writer thread fed by a queue, so an update
-to 27 screens woke 27 threads, and each encoded and framed the same message again. Here the
-engine.io socket of a connection that opened as a WebSocket hands its packets to one
-:class:`Sender` instead: one thread, woken once per batch, frames each message once (a patch goes
-to a whole room: one frame for all of it) and writes it to each socket without blocking.
-
-Order is kept per connection: everything a socket sends (its handshake, the table's messages,
-the answers to its commands, engine.io's pings and its close) goes through the sender's one
-queue, in the order it was sent, and one writer at a time empties it; a message is written
-without the queue only when the queue is empty and no one is writing. A connection whose kernel
-buffer is full (a phone on a weak Wi-Fi that stopped reading) is not waited for: from then on its
-packets go back to its own engine.io writer thread, which may block on it alone, until that
-thread has written all of them: then the sender writes to it again (a phone that read slowly
-for a moment, or whose frame met a pong on its way, is not left on the slow path for good). A
-connection that started on long-polling and upgraded keeps engine.io's own path throughout.
-
-A large message (a snapshot) is compressed once for all the connections that asked for
-permessage-deflate (``server/deflate.py``). What the handling of one client message sends (a
-command's update to every room and its answer) is written by that client's connection thread
-itself when the sender is idle (no thread woken), else by the sender: each room's update as soon
-as it is made, while nothing waits before it (and no other command is on its way to the disk:
-:meth:`Sender.held`), so that the first screens read theirs while the next rooms' are made, and
-the rest once the handler is done. Messages to compress are left to the sender thread. And each
-WebSocket is read in its connection's own thread (:meth:`DirectWebSocket.wait`), not in a
-simple-websocket thread of its own.
+python-engineio gives each WebSocket a writer thread fed by a queue, so an update to 27 screens
+woke 27 threads, each framing the same message again. A connection opened as a WebSocket sends
+through the :class:`Sender` instead, which frames each message once for its room and writes it to
+each socket without blocking, in each connection's order; a phone that stops reading goes back to
+its own engine.io writer until it has caught up. docs/design.md ("Serving") tells the whole path.
 """
 
 from __future__ import annotations
@@ -151,22 +131,15 @@ class Sender:
 
     @contextlib.contextmanager
     def held(self, write: bool = False, stream: bool = True) -> Iterator[None]:
-        """Queue what this thread sends meanwhile without waking the sender, then wake it once,
-        when this thread is done, instead of a wake-up (and a fight for the GIL) per room.
+        """Queue what this thread sends meanwhile and wake the sender once, when it is done,
+        instead of once per room.
 
-        With ``write`` (a client's message, handled in its connection's thread), this thread
-        writes what it sends itself if the sender is not writing: the bytes leave without
-        waiting for the sender thread to be woken and to get the GIL, and without that
-        wake-up's cost. Each room's message (:meth:`emit`) is written as soon as it is made, if
-        nothing is queued before it, so that the screens of the first rooms read it while the
-        next ones are made; the rest (the command's answer, what found something queued before
-        it) when this thread is done. A message to compress, and what follows it, is left to
-        the sender thread, woken for it.
-
-        Without ``stream``, in a context inside such a thread, the messages sent meanwhile wait
-        for the end like the answer does: the table's publisher, which holds the table's lock,
-        says so while other commands are admitted but not yet on the disk (they need the lock
-        next). ``stream`` counts only there: the outermost context streams if it writes.
+        With ``write`` (a client's message, in its connection's thread), this thread writes what
+        it sends itself if the sender is idle: each room's message as soon as it is made, the
+        rest (the answer) when it is done; a message to compress is left to the sender thread.
+        Without ``stream`` (inside such a context: the table's publisher, while other commands
+        wait for the disk and then for the table's lock), the room's messages wait for the end
+        too.
         """
         depth = getattr(self._held, "depth", 0)
         writes = getattr(self._held, "writes", False)
@@ -359,7 +332,7 @@ class DirectWebSocket(SimpleWebSocketWSGI):  # type: ignore[misc]
     """engine.io's simple-websocket wrapper, attaching a connection opened as a WebSocket to the
     sender (one that upgrades from long-polling keeps engine.io's own path). Every write to its
     socket, whichever thread makes it, goes one whole frame at a time
-    (:class:`longhall.server.wsframes.FrameSocket`)."""
+    (:class:`.frames.FrameSocket`)."""
 
     def __init__(self, handler: Any, server: Any, sender: Sender, **kwargs: Any) -> None:
         super().__init__(handler, server, **kwargs)
@@ -481,7 +454,7 @@ class _Unstarted:
 def _frame(data: str | bytes, bits: int | None) -> bytes | None:
     """A whole WebSocket frame of a text message, compressed if it is large and the connection
     lets this server compress each message on its own (``bits``, see
-    :mod:`longhall.server.deflate`); None for a binary message, which the WebSocket frames
+    :mod:`.deflate`); None for a binary message, which the WebSocket frames
     itself."""
     if not isinstance(data, str):
         return None

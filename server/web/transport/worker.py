@@ -13,8 +13,8 @@ and one address may hold only so many connections, and so many unfinished heads,
 Pi's own kiosk browser excepted).
 
 A table lives in one process (Socket.IO keeps every connection of a table in memory), so gunicorn
-would only ever run one worker, and its arbiter, a second Python process of about 30 MB, would
-only supervise it: :func:`run_alone` runs the worker in the server's own process instead, and
+would only ever run one worker, and its arbiter, a second Python process on a Pi's small memory,
+would only supervise it: :func:`run_alone` runs the worker in the server's own process instead, and
 systemd (``Restart=always``) or the shell supervises it.
 """
 
