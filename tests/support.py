@@ -49,8 +49,19 @@ class ServerProcess:
         port: int | None = None,
         ignore_hangup: bool = False,
         module: str = "longhall.server.cli",
+        program: list[str] | None = None,
+        cwd: Path = ROOT,
     ) -> None:
-        self.module = module  # what runs ``serve`` (a test may wrap the server's own CLI)
+        # what runs ``serve``: this Python's ``-m module`` (a test may wrap the server's own CLI),
+        # or another program (an installed ``longhall``), started in ``cwd``
+        self.program = program or [
+            # the server may run in another environment, e.g. one without the test packages,
+            # as ``./run serve`` installs it (bench/serving.py measures its memory that way)
+            os.environ.get("LONGHALL_SERVER_PYTHON", sys.executable),
+            "-m",
+            module,
+        ]
+        self.cwd = cwd
         self.ignore_hangup = ignore_hangup  # as nohup starts it
         self.data_dir = data_dir
         self.port = port or free_port()
@@ -66,11 +77,7 @@ class ServerProcess:
         """Start and wait for /healthz; return the seconds it took."""
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         args = [
-            # the server may run in another environment, e.g. one without the test packages,
-            # as ``./run serve`` installs it (bench/serving.py measures its memory that way)
-            os.environ.get("LONGHALL_SERVER_PYTHON", sys.executable),
-            "-m",
-            self.module,
+            *self.program,
             "serve",
             "--host",
             "127.0.0.1",
@@ -88,7 +95,7 @@ class ServerProcess:
         out = self.log.open("ab")
         self.proc = subprocess.Popen(
             args,
-            cwd=ROOT,
+            cwd=self.cwd,
             env=env,
             stdout=out,
             stderr=subprocess.STDOUT,
