@@ -54,7 +54,7 @@ def test_patches_rebuild_every_view_of_whole_random_games(game: str) -> None:
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_frozen_views_are_the_views_as_json_and_stay_so(game: str) -> None:
-    """``freeze`` (server/frozen.py) copies each view sharing what did not change with the last
+    """``freeze`` (server/table/views.py) copies each view sharing what did not change with the last
     copy: over a whole random game every copy is the view as JSON has it, and no later action,
     changing the state in place, changes a copy made before it."""
     spec = GAMES[game]

@@ -31,7 +31,7 @@ def test_the_keep_awake_video_is_served_in_byte_ranges(longhall: Longhall) -> No
 
 def test_nothing_outside_the_pages_folders(longhall: Longhall) -> None:
     client = longhall.app.test_client()
-    for path in ("/phone/../server/app.py", "/static/../../pyproject.toml", "/phone/nope.js"):
+    for path in ("/phone/../server/web/app.py", "/static/../../pyproject.toml", "/phone/nope.js"):
         assert client.get(path).status_code == 404
 
 

@@ -1,5 +1,6 @@
-"""One sender writes every WebSocket message of the table (server/sender.py). A screen that stops
-reading must hold up nobody, and must still get every message, in order, once it reads again."""
+"""One sender writes every WebSocket message of the table (server/web/transport/sender.py). A
+screen that stops reading must hold up nobody, and must still get every message, in order, once it
+reads again."""
 
 from __future__ import annotations
 
@@ -225,7 +226,7 @@ def test_a_message_larger_than_allowed_is_refused_as_it_comes(tmp_path: Path) ->
         while b"\r\n\r\n" not in received:
             received += sock.recv(65536)
         assert b" 101 " in received.split(b"\r\n", 1)[0]
-        limit = max(Settings().max_payload * 4, 65536)  # as server/app.py gives engine.io
+        limit = max(Settings().max_payload * 4, 65536)  # as server/web/app.py gives engine.io
         size = limit + 1
         mask = os.urandom(4)
         # a text frame that is not the last of its message (FIN unset), of spaces, masked
@@ -376,7 +377,7 @@ def _rooms_written_as_made(sender: Sender, sio: Any, table: _Conn, phone: _Conn)
         return f'42["patch",{{"seq":{seq}}}]'
 
     answer = engineio_packet.Packet(engineio_packet.MESSAGE, '30[{"ok":true}]')
-    with sender.held(write=True):  # a client's message, as server/app.py handles it
+    with sender.held(write=True):  # a client's message, as the transport handles it
         with sender.held():  # the table's publisher, within it
             sender.emit(sio, "patch", {"seq": 1}, "public")
         assert table.written() == [update(1)]  # written already
