@@ -132,9 +132,10 @@ function lobbyScreen() {
   return parts;
 }
 
-/** What the chosen game's lobby options are set to, in its module's words (loaded for them). */
+/** What the chosen game's lobby options are set to, in its module's words: loaded for them only
+ * when the game's module shows them (``table_facts``). */
 function lobbyFacts(table) {
-  const game = table.lobby_games[table.game].options.length ? gameModule(table.game) : null;
+  const game = table.lobby_games[table.game].table_facts ? gameModule(table.game) : null;
   return game && game.lobbyFacts ? game.lobbyFacts(table) : null;
 }
 

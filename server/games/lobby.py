@@ -106,6 +106,9 @@ class Lobby:
     colours: tuple[str, ...]  # the seats' colours the game has
     minutes: tuple[int, int]  # the playing time, shortest and longest
     options: tuple[Option, ...] = ()
+    # the game's table-display module shows the options in the lobby (its ``lobbyFacts``): the
+    # table display loads it there for them, and only then
+    table_facts: bool = False
 
     def option(self, name: str) -> Option:
         for option in self.options:

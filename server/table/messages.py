@@ -96,6 +96,7 @@ class Messages:
                     "minutes": list(game.lobby.minutes),
                     "bots": [b for b in BOT_KINDS if b in game.bots],
                     "options": [option.name for option in game.lobby.options],
+                    "table_facts": game.lobby.table_facts,
                 }
                 for name, game in GAMES.items()
             },

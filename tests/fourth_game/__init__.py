@@ -211,6 +211,7 @@ SPEC = GameSpec(
         colours=("green", "white", "black"),
         minutes=(5, 10),
         options=(Choice("goal", GOALS, GOALS[0], "The goal is 12 or 20."),),
+        table_facts=True,
     ),
     configure=configure,
     data=(DataFile("stones", "stones.json", "tally-stones.json", "stones"),),

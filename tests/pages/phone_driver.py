@@ -90,6 +90,7 @@ def stand_in_table(
                 "minutes": [60, 60],
                 "bots": ["greedy", "random"],
                 "options": ["deck"],
+                "table_facts": False,
             }
         },
         "status": status,

@@ -20,6 +20,8 @@ def test_the_host_chooses_the_end_mark_and_keeps_the_card_numbers(
 ) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 720}, locale="en")
     table = context.new_page()
+    modules: list[str] = []  # the game page modules the table display loaded
+    table.on("request", lambda r: modules.append(r.url) if "/games/" in r.url else None)
     table.goto(server.url + "/")
     table.wait_for_selector("#join-url")
     join_url = table.inner_text("#join-url")
@@ -27,8 +29,12 @@ def test_the_host_chooses_the_end_mark_and_keeps_the_card_numbers(
     bram = open_phone(browser, join_url, "Bram", "nl")
     cara = open_phone(browser, join_url, "Cara", "de")
     host = anna.page
+    # Eketorp's deck choice is not shown on the table display: its lobby loads no game's module
+    wait_until(table, "document.querySelectorAll('.seats li').length === 3")
+    assert modules == []
     tap_until(host, "[data-game=vikings_gone_wild]", "document.querySelector('[data-end-mark]')")
     wait_until(table, "document.querySelector('.vgw-lobby-facts')")
+    assert {m.rsplit("/", 1)[1] for m in modules} >= {"vikings_gone_wild.js"}
     # 3 players: the print's end mark is 30, the variants 40 and 50 (W9.1, W9.2)
     assert table.get_attribute(".vgw-lobby-facts", "data-end-mark") == "30"
     marks = host.eval_on_selector_all("[data-end-mark]", "es => es.map((e) => e.dataset.endMark)")

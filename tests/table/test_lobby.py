@@ -194,6 +194,7 @@ def test_the_host_picks_the_game_among_those_with_pages(longhall: Longhall) -> N
         "minutes": [30, 60],
         "bots": ["greedy", "random", "expert"],
         "options": [],
+        "table_facts": False,
     }
     assert table["lobby_games"]["vikings_gone_wild"] == {
         "min_players": 2,
@@ -201,6 +202,7 @@ def test_the_host_picks_the_game_among_those_with_pages(longhall: Longhall) -> N
         "minutes": [45, 45],
         "bots": ["greedy", "random"],
         "options": ["end_mark", "numbers"],  # W9.2; the card numbers kept (D1)
+        "table_facts": True,  # the table display shows them
     }
     assert anna.send("set_game", game="carcassonne")["error"]["code"] == "unknown_game"
     assert anna.send("set_game", game="vikings_on_board")["ok"]

@@ -45,6 +45,7 @@ SPEC = GameSpec(
             # the numbers printed only on the cards, entered in earlier games, by card (D1)
             Entries("numbers", ("no_numbers", "No numbers are kept for that card.")),
         ),
+        table_facts=True,  # the end mark and the numbers kept, on the table display
     ),
     configure=configure,
     data=(DataFile("cards", "cards.json", "vikings-gone-wild-cards.json", "card data"),),
