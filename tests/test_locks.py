@@ -4,8 +4,9 @@ versions the server's lock pins (./run and systemd/install.sh install from them)
 To change a version: edit pyproject.toml if need be, then, with pip-tools,
 
     pip-compile --generate-hashes --strip-extras --allow-unsafe --no-header \\
-        -o requirements.lock pyproject.toml
-    pip-compile --generate-hashes --strip-extras --allow-unsafe --no-header --extra test \\
+        --no-emit-index-url --no-emit-find-links -o requirements.lock pyproject.toml
+    pip-compile --generate-hashes --strip-extras --allow-unsafe --no-header \\
+        --no-emit-index-url --no-emit-find-links --extra test \\
         -o requirements-tests.lock pyproject.toml
 
 and run every test.
@@ -37,6 +38,14 @@ def test_every_pin_has_its_hashes() -> None:
     for lock in (SERVE, TESTS):
         for name, (_, hashes) in entries(lock).items():
             assert hashes, f"{lock.name}: {name} has no hash"
+
+
+def test_the_locks_name_no_package_index() -> None:
+    """Where pip finds the files is the installing machine's own setting (pip.conf): a Pi has
+    PyPI, not the mirrors of the machine that wrote the lock. The hashes keep the files exact."""
+    for lock in (SERVE, TESTS):
+        options = [line for line in lock.read_text().splitlines() if line.startswith("-")]
+        assert not options, f"{lock.name} names where to install from: {options}"
 
 
 def test_the_tests_run_with_the_versions_the_server_is_installed_with() -> None:
