@@ -11,9 +11,11 @@ from __future__ import annotations
 import importlib
 import inspect
 import re
+import socket
 from collections.abc import Callable
 from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
 import engineio
 import pytest
@@ -23,6 +25,7 @@ from engineio import socket as engineio_socket
 from gunicorn.http import unreader
 from gunicorn.workers import gthread
 from socketio import packet
+from wsproto import WSConnection
 from wsproto.extensions import PerMessageDeflate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,6 +57,35 @@ def _socket() -> object:
 
 def _params(function: Callable[..., object]) -> list[str]:
     return list(inspect.signature(function).parameters)
+
+
+def _websocket() -> Any:
+    """A real simple-websocket server connection, handshaken over a socket pair, its reader
+    thread never started (as the sender makes them): its attributes are set per instance."""
+
+    class Unstarted:
+        name = "(_thread)"
+
+        def __init__(self, target: Callable[[], None]) -> None:
+            self.target = target
+
+        def start(self) -> None:
+            pass
+
+    ours, theirs = socket.socketpair()
+    environ = {
+        "gunicorn.socket": ours,
+        "HTTP_HOST": "table",
+        "HTTP_UPGRADE": "websocket",
+        "HTTP_CONNECTION": "Upgrade",
+        "HTTP_SEC_WEBSOCKET_KEY": "dGhlIHNhbXBsZSBub25jZQ==",
+        "HTTP_SEC_WEBSOCKET_VERSION": "13",
+    }
+    try:
+        return simple_websocket.Server(environ, thread_class=Unstarted)
+    finally:
+        ours.close()
+        theirs.close()
 
 
 def _websocket_wsgi() -> type:
@@ -105,7 +137,8 @@ INTERNALS: list[tuple[str, str, Callable[[], bool], str]] = [
         "python-engineio",
         "Socket.close(wait, abort, reason)",
         lambda: (
-            {"wait", "reason"} <= set(inspect.signature(engineio_socket.Socket.close).parameters)
+            {"wait", "abort", "reason"}
+            <= set(inspect.signature(engineio_socket.Socket.close).parameters)
         ),
         "sessions.SessionGuard closes a silent session without waiting",
     ),
@@ -143,11 +176,16 @@ INTERNALS: list[tuple[str, str, Callable[[], bool], str]] = [
     ),
     (
         "simple-websocket",
-        "Base._handle_events(), .input_buffer, .receive_bytes, .connected, .sock, .ws, .mode",
+        "a Server's _handle_events(), .input_buffer (a list), .receive_bytes, .connected, "
+        ".sock, .ws (a wsproto connection), .mode",
         lambda: (
-            hasattr(simple_websocket.ws.Base, "_handle_events")
-            and {"receive_bytes"}
-            <= set(inspect.signature(simple_websocket.Server.__init__).parameters)
+            (ws := _websocket()).mode == "gunicorn"
+            and ws.connected is True
+            and callable(ws._handle_events)
+            and ws.input_buffer == []
+            and isinstance(ws.receive_bytes, int)
+            and isinstance(ws.sock, socket.socket)
+            and isinstance(ws.ws, WSConnection)
         ),
         "sender.DirectWebSocket.wait reads each message itself",
     ),
