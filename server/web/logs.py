@@ -29,11 +29,17 @@ def escape(text: str) -> str:
 
 
 class OneLineFormatter(logging.Formatter):
-    """Format a record's message on one line, whatever a client put into its arguments."""
+    """Format a record as the handler's own formatter does, its message on one line whatever a
+    client put into its arguments."""
 
-    def formatMessage(self, record: logging.LogRecord) -> str:
-        record.message = escape(record.message)
-        return super().formatMessage(record)
+    def __init__(self, inner: logging.Formatter | None = None) -> None:
+        super().__init__()
+        self.inner = inner or logging.Formatter()
+
+    def format(self, record: logging.LogRecord) -> str:
+        one_line = logging.makeLogRecord(record.__dict__)
+        one_line.msg, one_line.args = escape(record.getMessage()), None
+        return self.inner.format(one_line)
 
 
 @dataclass
@@ -92,10 +98,7 @@ def install_log_guard() -> None:
         for handler in logging.getLogger(name).handlers:
             if any(isinstance(f, FloodFilter) for f in handler.filters):
                 continue  # guarded already
-            old = handler.formatter
-            handler.setFormatter(
-                OneLineFormatter(old._fmt if old else None, old.datefmt if old else None)
-            )
+            handler.setFormatter(OneLineFormatter(handler.formatter))
             handler.addFilter(flood)
     # engineio and socketio add a bare handler of their own: send their records through ours
     for name in ("engineio.server", "socketio.server"):
@@ -107,11 +110,10 @@ _QUIET_ERRNOS = (errno.EBADF, errno.EPIPE, errno.ECONNRESET, errno.ENOTCONN)
 
 
 def _thread_exception(args: threading.ExceptHookArgs) -> None:
-    """Log a thread's uncaught exception; a WebSocket writer's on a vanished socket quietly.
+    """Log a thread's uncaught exception; a connection thread's on a vanished socket quietly.
 
-    Engine.IO's writer thread closes its WebSocket when the connection ends; when the phone is
-    gone already, the reader thread may have closed the socket in between, and the close frame
-    meets a closed file (EBADF). Nothing is lost: the connection was over.
+    A connection's thread may meet its socket closed under it when the phone is gone already
+    (EBADF, EPIPE, a closed WebSocket): nothing is lost, the connection was over.
     """
     exc = args.exc_value
     name = args.thread.name if args.thread is not None else "?"

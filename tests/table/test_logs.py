@@ -23,7 +23,7 @@ class Clock:
 def guarded_logger(clock: Clock) -> tuple[logging.Logger, io.StringIO]:
     out = io.StringIO()
     handler = logging.StreamHandler(out)
-    handler.setFormatter(OneLineFormatter("%(levelname)s %(message)s"))
+    handler.setFormatter(OneLineFormatter(logging.Formatter("%(levelname)s %(message)s")))
     handler.addFilter(FloodFilter(burst=3, per_minute=6, clock=clock))
     logger = logging.getLogger(f"test.guard.{id(out)}")
     logger.propagate = False
