@@ -1,4 +1,4 @@
-"""Seats at the table: who sits where, with which colour (castle) and symbol."""
+"""Seats at the table: who sits where, with which colour and symbol."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import secrets
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-# The castle colours; each also has a symbol, so colour is never the only cue.
+# The seats' colours; each also has a symbol, so colour is never the only cue.
 COLOURS: dict[str, str] = {
     "red": "▲",
     "blue": "●",
