@@ -21,11 +21,11 @@ from .pinmap import MAX_SEATS
 # read the same on an RGB LED and on three separate LEDs. Paused: the colour blinks slowly.
 COLOURS: dict[str, tuple[int, int, int]] = {
     "lobby": (0, 0, 1),  # blue
-    "planning": (0, 1, 0),  # green
-    "reveal": (1, 1, 1),  # white: NEXT reveals or moves on
-    "fights": (1, 0, 0),  # red
-    "building": (1, 1, 0),  # yellow
-    "round_end": (0, 1, 1),  # cyan
+    "act": (0, 1, 0),  # green: the players act
+    "next": (1, 1, 1),  # white: NEXT reveals or moves on
+    "contest": (1, 0, 0),  # red: a fight or an attack waits for its players
+    "build": (1, 1, 0),  # yellow
+    "close": (0, 1, 1),  # cyan: the round (or the turn) is over; NEXT for the next
     "over": (1, 0, 1),  # magenta
 }
 

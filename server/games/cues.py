@@ -25,8 +25,10 @@ class Light(Enum):
     FAST = "fast"  # fast blink: the game waits for this seat now (a fight, a turn)
 
 
-# The phase indicator's colours, named by what the table is doing (docs/pi-setup.md).
-Indicator = Literal["planning", "reveal", "fights", "building", "round_end", "over"]
+# The phase indicator's colours, named by what the table is doing (docs/pi-setup.md): the players
+# act (plan, take their turns), the table waits for NEXT, a contest (a fight, an attack) waits
+# for its players, they build (or share, or store), a round or a turn closes, the game is over.
+Indicator = Literal["act", "next", "contest", "build", "close", "over"]
 
 # A beep programme: (start, end) seconds from the moment of the cue.
 Rhythm = tuple[tuple[float, float], ...]

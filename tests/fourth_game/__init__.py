@@ -179,7 +179,7 @@ def resample_hidden(st: TallyState, seat: Seat, rnd: random.Random) -> TallyStat
 
 def lights(public: JSON) -> tuple[list[Light], Indicator]:
     seats = [Light.FAST if s in public["active"] else Light.ON for s in range(public["players"])]
-    return seats, "over" if public["phase"] == "over" else "planning"
+    return seats, "over" if public["phase"] == "over" else "act"
 
 
 def beeps(before: JSON | None, after: JSON) -> list[str]:

@@ -31,7 +31,7 @@ def test_a_fourth_game_lights_whose_turn_it_is_and_beeps_at_its_goal(tally_rig: 
     assert anna.send("start")["ok"]
     rig.settle()
     assert rig.lights()[:3] == [FAST, ON, OFF]  # Anna's turn; no third seat
-    assert rig.colour() == (COLOURS["planning"], ON)
+    assert rig.colour() == (COLOURS["act"], ON)
     phones = [anna, bert]
     while rig.status() == "playing":
         turn = rig.display.last()["game"]["public"]["turn"]

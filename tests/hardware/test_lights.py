@@ -92,12 +92,12 @@ def test_the_phase_indicator_shows_lobby_planning_reveal_and_fights(rig: Rig) ->
     phones = seated(rig.lh, ["Anna", "Bob", "Cara"])
     assert rig.colour() == (COLOURS["lobby"], ON)
     rig.press(NEXT)
-    assert rig.colour() == (COLOURS["planning"], ON)
+    assert rig.colour() == (COLOURS["act"], ON)
     for phone in phones:
         plan_all(phone, "A")
-    assert rig.colour() == (COLOURS["reveal"], ON)
+    assert rig.colour() == (COLOURS["next"], ON)
     rig.press(NEXT)
-    assert rig.colour() == (COLOURS["fights"], ON)
+    assert rig.colour() == (COLOURS["contest"], ON)
 
 
 def test_a_pause_stops_the_seats_blinking_and_blinks_the_phase(rig: Rig) -> None:
@@ -105,10 +105,10 @@ def test_a_pause_stops_the_seats_blinking_and_blinks_the_phase(rig: Rig) -> None
     rig.press(NEXT)
     plan_all(anna)
     assert anna.send("pause")["ok"]
-    assert rig.colour() == (COLOURS["planning"], SLOW)
+    assert rig.colour() == (COLOURS["act"], SLOW)
     assert rig.lights() == [ON, ON, ON, OFF, OFF, OFF]
     assert anna.send("resume")["ok"]
-    assert rig.colour() == (COLOURS["planning"], ON)
+    assert rig.colour() == (COLOURS["act"], ON)
     assert rig.lights() == [ON, SLOW, SLOW, OFF, OFF, OFF]
 
 
@@ -123,7 +123,7 @@ def test_a_whole_game_of_bots_played_with_the_next_button(rig: Rig) -> None:
     rig.press(NEXT)
 
     waits_for_next = set()
-    looked = {"building": 0, "fights": 0}
+    looked = {"build": 0, "contest": 0}
     for _ in range(20_000):
         message = rig.display.last()
         if message["table"]["status"] == "over":
@@ -134,7 +134,7 @@ def test_a_whole_game_of_bots_played_with_the_next_button(rig: Rig) -> None:
         if group in looked and looked[group] < 3 and 0 < len(active) < 4:
             looked[group] += 1  # a few looks: each reads the pins at three moments
             assert rig.colour() == (COLOURS[group], ON)
-            busy = SLOW if group == "building" else FAST
+            busy = SLOW if group == "build" else FAST
             expected = [busy if s in active else ON for s in range(4)] + [OFF, OFF]
             assert rig.lights() == expected
         if step_bot(table):
@@ -148,7 +148,7 @@ def test_a_whole_game_of_bots_played_with_the_next_button(rig: Rig) -> None:
         raise AssertionError("the game did not end")
 
     assert waits_for_next == {"reveal", "round_end"}
-    assert looked == {"building": 3, "fights": 3}
+    assert looked == {"build": 3, "contest": 3}
     winners = set(rig.display.last()["table"]["result"]["winners"])
     assert winners
     assert rig.colour() == (COLOURS["over"], ON)
@@ -247,8 +247,8 @@ def test_vikings_on_board_lights_the_seat_whose_turn_it_is() -> None:
         assert [shown.seats[i] for i in range(3)] == [
             Light.FAST if i in active else Light.ON for i in range(3)
         ]
-        group = {"sail": "fights", "share": "fights", "reckon": "reveal"}
-        assert shown.phase == group.get(st.phase, "planning")
+        group = {"sail": "contest", "share": "contest", "reckon": "next"}
+        assert shown.phase == group.get(st.phase, "act")
         seen.add(st.phase)
         if st.phase == "reckon":  # the sailing's steps: everyone waits for NEXT (V4.2, V4.3)
             assert not active and shown.seats[:3] == (Light.ON,) * 3

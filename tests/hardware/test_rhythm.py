@@ -74,7 +74,7 @@ def test_a_vacant_seat_is_dark_and_an_unknown_phase_still_shows_play() -> None:
     message["table"]["seats"][1]["vacant"] = True
     shown = signals(message)
     assert shown.seats == (ON, OFF, ON, OFF, OFF, OFF)
-    assert shown.phase == "planning"
+    assert shown.phase == "act"
 
 
 def test_cues_for_a_reveal_and_for_each_new_fight_result() -> None:

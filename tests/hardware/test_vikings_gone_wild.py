@@ -50,7 +50,7 @@ def test_next_moves_through_the_phases_and_the_turns_with_their_lights(rig: Rig)
     rig.press(NEXT)  # the lobby is ready: NEXT starts the game
     assert public(rig)["phase"] == "missions"
     assert lights(rig) == [SLOW, SLOW, SLOW]  # each enters their first missions (W1.2)
-    assert rig.colour() == (COLOURS["planning"], ON)
+    assert rig.colour() == (COLOURS["act"], ON)
     rig.press(NEXT)  # too early: the table display says for whom it waits, nothing moves
     assert public(rig)["phase"] == "missions"
     assert rig.notices()[-1]["code"] == "next_too_early"
@@ -65,13 +65,13 @@ def test_next_moves_through_the_phases_and_the_turns_with_their_lights(rig: Rig)
     rig.press(NEXT)
     assert (public(rig)["phase"], public(rig)["current"]) == ("players", 0)
     assert lights(rig) == [ON, OFF, OFF]  # Anna's turn
-    assert rig.colour() == (COLOURS["planning"], ON)
+    assert rig.colour() == (COLOURS["act"], ON)
 
     act(rig, anna, type="card_numbers", card="town_hall_1", **HALL)
     act(rig, anna, type="attack", target=1, building=0, attack=9, cards=2)
     assert public(rig)["phase"] == "defend"
     assert lights(rig) == [ON, FAST, OFF]  # Bob defends: his light blinks
-    assert rig.colour() == (COLOURS["fights"], ON)
+    assert rig.colour() == (COLOURS["contest"], ON)
     rig.press(NEXT)  # NEXT never answers for the defender
     assert public(rig)["phase"] == "defend"
     act(rig, bob, type="defend", cards=0, value=0)
@@ -84,14 +84,14 @@ def test_next_moves_through_the_phases_and_the_turns_with_their_lights(rig: Rig)
     assert lights(rig) == [OFF, OFF, ON]
     assert anna.send("pause")["ok"]
     assert lights(rig) == [ON, ON, ON]  # paused: nobody is waited for
-    assert rig.colour() == (COLOURS["planning"], SLOW)
+    assert rig.colour() == (COLOURS["act"], SLOW)
     assert anna.send("resume")["ok"]
     rig.press(NEXT)
     assert public(rig)["phase"] == "storage"
-    assert rig.colour() == (COLOURS["building"], ON)
+    assert rig.colour() == (COLOURS["build"], ON)
     rig.press(NEXT)
     assert public(rig)["phase"] == "end"
-    assert rig.colour() == (COLOURS["round_end"], ON)
+    assert rig.colour() == (COLOURS["close"], ON)
     rig.press(NEXT)  # the first player token passes left (W2.8)
     assert (public(rig)["phase"], public(rig)["turn"], public(rig)["first"]) == ("production", 2, 1)
 

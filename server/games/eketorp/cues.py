@@ -15,17 +15,17 @@ from typing import Any
 from ..cues import Cues, Indicator, Light
 
 INDICATOR: dict[str, Indicator] = {
-    "setup": "planning",
-    "materials": "planning",  # the round opens: a material card, then planning
-    "planning": "planning",
-    "reveal": "reveal",  # everyone committed: press NEXT
-    "pick": "fights",
-    "swap": "fights",
-    "choose": "fights",
-    "loot": "fights",
-    "sharing": "building",  # stones are shared out, then built with
-    "building": "building",
-    "round_end": "round_end",  # press NEXT for the next round
+    "setup": "act",
+    "materials": "act",  # the round opens: a material card, then planning
+    "planning": "act",
+    "reveal": "next",  # everyone committed: press NEXT
+    "pick": "contest",
+    "swap": "contest",
+    "choose": "contest",
+    "loot": "contest",
+    "sharing": "build",  # stones are shared out, then built with
+    "building": "build",
+    "round_end": "close",  # press NEXT for the next round
     "over": "over",
 }
 # steps in which the game waits for one seat at a time (or for the two fighters)
@@ -44,7 +44,7 @@ def lights(public: dict[str, Any]) -> tuple[list[Light], Indicator]:
             out.append(Light.FAST if i in active else Light.ON)
         else:  # reveal, round end: everyone waits for NEXT
             out.append(Light.ON)
-    return out, INDICATOR.get(phase, "planning")
+    return out, INDICATOR.get(phase, "act")
 
 
 def beeps(before: dict[str, Any] | None, after: dict[str, Any]) -> list[str]:

@@ -14,16 +14,16 @@ from typing import Any
 from ..cues import Cues, Indicator, Light
 
 INDICATOR: dict[str, Indicator] = {
-    "setup": "planning",
-    "missions": "planning",  # each player enters their first missions
-    "production": "reveal",  # press NEXT
-    "draw": "reveal",  # a mission may be drawn, then NEXT
-    "players": "planning",  # one player's turn after another
-    "defend": "fights",  # an attack waits for the defender
-    "storage": "building",
-    "end": "round_end",
-    "bonus": "planning",
-    "tiebreak": "fights",
+    "setup": "act",
+    "missions": "act",  # each player enters their first missions
+    "production": "next",  # press NEXT
+    "draw": "next",  # a mission may be drawn, then NEXT
+    "players": "act",  # one player's turn after another
+    "defend": "contest",  # an attack waits for the defender
+    "storage": "build",
+    "end": "close",
+    "bonus": "act",
+    "tiebreak": "contest",
     "over": "over",
 }
 
@@ -38,7 +38,7 @@ def lights(public: dict[str, Any]) -> tuple[list[Light], Indicator]:
             out.append(Light.FAST if defender else Light.ON if i == current else Light.OFF)
         else:
             out.append(Light.SLOW if i in active else Light.ON)
-    return out, INDICATOR.get(phase, "planning")
+    return out, INDICATOR.get(phase, "act")
 
 
 def beeps(before: dict[str, Any] | None, after: dict[str, Any]) -> list[str]:

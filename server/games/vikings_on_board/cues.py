@@ -13,12 +13,12 @@ from typing import Any
 from ..cues import Cues, Indicator, Light
 
 INDICATOR: dict[str, Indicator] = {
-    "turn": "planning",
-    "act": "planning",
-    "bonus": "planning",
-    "sail": "fights",
-    "reckon": "reveal",  # a sailing shown step by step: press NEXT
-    "share": "fights",
+    "turn": "act",
+    "act": "act",
+    "bonus": "act",
+    "sail": "contest",
+    "reckon": "next",  # a sailing shown step by step: press NEXT
+    "share": "contest",
     "over": "over",
 }
 TURNS = frozenset({"turn", "act", "bonus", "sail", "share"})
@@ -28,7 +28,7 @@ def lights(public: dict[str, Any]) -> tuple[list[Light], Indicator]:
     phase, active = public["phase"], set(public["active"])
     turn = phase in TURNS
     seats = [Light.FAST if turn and i in active else Light.ON for i in range(len(public["seats"]))]
-    return seats, INDICATOR.get(phase, "planning")
+    return seats, INDICATOR.get(phase, "act")
 
 
 CUES = Cues(lights)
