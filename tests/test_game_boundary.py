@@ -6,6 +6,7 @@ Comments and docstrings may name a game as an example; code may not."""
 from __future__ import annotations
 
 import ast
+import contextlib
 import io
 import re
 import tokenize
@@ -16,6 +17,7 @@ from longhall.server.games.registry import GAMES
 ROOT = Path(__file__).resolve().parent.parent
 PRODUCT = ("server", "hardware", "phone_ui", "table_display", "systemd")
 TOP = ("run", "setup.py", "pyproject.toml")
+CODE = (".py", ".js")
 
 
 def game_files(game: str) -> set[Path]:
@@ -70,6 +72,45 @@ def test_no_code_outside_a_game_names_it() -> None:
             for word in words:
                 if re.search(rf"\b{re.escape(word.lower())}\b", code):
                     found.append(f"{path.relative_to(ROOT)} names {word!r}")
+    assert not found, "\n".join(found)
+
+
+def literals(path: Path) -> set[str]:
+    """The string literals of a file's code (Python's, or quoted in JavaScript)."""
+    code = code_of(path)
+    if path.suffix == ".py":
+        tokens = tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline)
+        found = set()
+        for token in tokens:
+            if token.type == tokenize.STRING and token.string in code:
+                with contextlib.suppress(ValueError, SyntaxError):
+                    value = ast.literal_eval(token.string)
+                    found |= {value} if isinstance(value, str) else set()
+        return found
+    return set(re.findall(r"[\"'`]([A-Za-z0-9_]+)[\"'`]", code))
+
+
+def test_no_code_outside_a_game_names_its_options_or_actions() -> None:
+    """What a game declares for the hub (its lobby options, its earlier lobby records, the
+    actions the host may make for a seat) is named in its own files only: the hub reads them
+    from its ``SPEC``."""
+    declared = {
+        game: {o.name for o in spec.lobby.options}
+        | set(spec.lobby.earlier)
+        | spec.proxy_actions
+        | spec.host_enters
+        for game, spec in GAMES.items()
+    }
+    files = [p for folder in PRODUCT for p in (ROOT / folder).rglob("*") if p.suffix in CODE]
+    found = []
+    for path in files:
+        if "vendor" in path.parts:
+            continue
+        strings = literals(path)
+        for game, names in declared.items():
+            if path not in game_files(game):
+                where = path.relative_to(ROOT)
+                found += [f"{where} names {name!r} of {game}" for name in names & strings]
     assert not found, "\n".join(found)
 
 

@@ -38,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument(
         "--deck",
+        dest="data_file",
         help="a data file instead of the game's own: "
         + ", ".join(f"{spec.title}'s {spec.data[0].what}" for spec in GAMES.values() if spec.data),
     )

@@ -83,7 +83,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if args.games < 1:
         print("--games must be at least 1.", file=out)
         return 2
-    config = default_config(args.game, args.players, deck_file=getattr(args, "deck", None))
+    config = default_config(args.game, args.players, data_file=args.data_file)
     kinds = bot_kinds(args.bots, args.players)
     if "expert" in kinds and "expert" not in spec.bots:
         print(f"{spec.title} has no expert bot yet.", file=out)

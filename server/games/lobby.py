@@ -8,7 +8,7 @@ then the table builds the game's config with it and the game's own setup judges 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -71,6 +71,11 @@ class Entries:
 
 Option = Choice | Entries
 
+# How a game reads a lobby record kind of an earlier Longhall, from before ``set_option`` (a store
+# may hold one after its last snapshot): from the options as they stand and the record, the
+# option it set and the value it gave.
+EarlierOption = Callable[[Mapping[str, Any], Mapping[str, Any]], tuple[str, Any]]
+
 
 @dataclass(frozen=True)
 class DataFile:
@@ -109,6 +114,8 @@ class Lobby:
     # the game's table-display module shows the options in the lobby (its ``lobbyFacts``): the
     # table display loads it there for them, and only then
     table_facts: bool = False
+    # the lobby record kinds of earlier versions that set the game's options, by kind
+    earlier: Mapping[str, EarlierOption] = field(default_factory=dict)
 
     def option(self, name: str) -> Option:
         for option in self.options:

@@ -602,8 +602,8 @@ def check_command(payload: object) -> Command:
 
 def apply(live: TableState, record: Record) -> Outcome:
     """Apply one record to the table; raise IllegalAction before changing anything."""
-    if record["kind"] in EARLIER_OPTIONS:
-        record = EARLIER_OPTIONS[record["kind"]](live, record)
+    if record["kind"] not in KINDS:
+        record = earlier_option(live, record)
     kind = KINDS.get(record["kind"])
     if kind is None or kind.apply is None:
         raise RuntimeError(f"unknown record {record['kind']!r}")
@@ -612,32 +612,15 @@ def apply(live: TableState, record: Record) -> Outcome:
     return outcome
 
 
-def _earlier_numbers(live: TableState, record: Record) -> Record:
-    kept = dict(live.data.options.get("numbers") or {})
-    if record["numbers"]:
-        kept[record["card"]] = dict(record["numbers"])
-    else:
-        kept.pop(record["card"], None)
-    return {**record, "kind": "set_option", "option": "numbers", "value": kept}
-
-
-# Records of the lobby options a store written before ``set_option`` may hold after its last
-# snapshot (set in the lobby after a game), replayed as ``set_option`` would have written them.
-EARLIER_OPTIONS: dict[str, Callable[[TableState, Record], Record]] = {
-    "set_options": lambda live, r: {
-        **r,
-        "kind": "set_option",
-        "option": "deck",
-        "value": r["options"]["deck"],
-    },
-    "set_end_mark": lambda live, r: {
-        **r,
-        "kind": "set_option",
-        "option": "end_mark",
-        "value": r["end_mark"],
-    },
-    "set_card_numbers": _earlier_numbers,
-}
+def earlier_option(live: TableState, record: Record) -> Record:
+    """A lobby record of an earlier version (a store may hold one after its last snapshot), as
+    ``set_option`` writes it: the game that declares its kind reads it (``Lobby.earlier``)."""
+    for spec in GAMES.values():
+        read = spec.lobby.earlier.get(record["kind"])
+        if read is not None:
+            option, value = read(live.data.options, record)
+            return {**record, "kind": "set_option", "option": option, "value": value}
+    return record
 
 
 def restore(store: Store, new_code: Callable[[], str]) -> TableState:

@@ -45,16 +45,17 @@ def default_config(
     start_player: int = 0,
     colours: list[str] | None = None,
     data_dir: str | Path | None = None,
-    deck_file: str | Path | None = None,
+    data_file: str | Path | None = None,
     options: Mapping[str, Any] | None = None,
 ) -> JSON:
     """A complete config for a new game of ``game``: the lobby's options as the host set them
-    (defaults for the others), its data files read, and each seat's colour if given."""
+    (defaults for the others), its data files read (``data_file`` instead of its first), and
+    each seat's colour if given."""
     spec = GAMES[game]
     return spec.configure(
         players,
         start_player,
         spec.lobby.settings(options or {}),
-        load_data(spec, data_dir, deck_file),
+        load_data(spec, data_dir, data_file),
         None if colours is None else list(colours),
     )

@@ -39,6 +39,7 @@ SPEC = GameSpec(
                 "The material deck is 'house' or 'physical'.",
             ),
         ),
+        earlier={"set_options": lambda options, record: ("deck", record["options"]["deck"])},
     ),
     configure=configure,
     data=(

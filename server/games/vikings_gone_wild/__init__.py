@@ -14,7 +14,7 @@ from .bots import GreedyBot, RandomBot
 from .cues import CUES
 from .invariants import check_invariants
 from .rules import MAX_PLAYERS, MIN_PLAYERS
-from .setup import configure
+from .setup import configure, earlier_numbers
 from .state import WildState, new_game
 from .view import commitments, private_view, public_view, resample_hidden
 
@@ -46,6 +46,10 @@ SPEC = GameSpec(
             Entries("numbers", ("no_numbers", "No numbers are kept for that card.")),
         ),
         table_facts=True,  # the end mark and the numbers kept, on the table display
+        earlier={
+            "set_end_mark": lambda options, record: ("end_mark", record["end_mark"]),
+            "set_card_numbers": earlier_numbers,
+        },
     ),
     configure=configure,
     data=(DataFile("cards", "cards.json", "vikings-gone-wild-cards.json", "card data"),),

@@ -35,6 +35,17 @@ def configure(
     return config
 
 
+def earlier_numbers(options: Mapping[str, Any], record: Mapping[str, Any]) -> tuple[str, Any]:
+    """A card's numbers as an earlier Longhall recorded them (``set_card_numbers``): the numbers
+    kept with that card's set, or taken away when empty (D1)."""
+    kept = dict(options.get("numbers") or {})
+    if record["numbers"]:
+        kept[record["card"]] = dict(record["numbers"])
+    else:
+        kept.pop(record["card"], None)
+    return "numbers", kept
+
+
 def normalise_config(config: Mapping[str, Any]) -> dict[str, Any]:
     """Check a game config and return it complete, or raise ``bad_config``.
 

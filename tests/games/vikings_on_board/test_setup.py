@@ -186,7 +186,7 @@ def test_a_user_edited_data_file_changes_the_game(tmp_path: Path) -> None:
     # a named file wins over the data directory
     other = tmp_path / "mine.json"
     other.write_text(json.dumps({**load_data(SPEC)["components"], "barrels": [4, 4, 4, 4]}))
-    cfg = default_config("vikings_on_board", 2, deck_file=other, data_dir=tmp_path)
+    cfg = default_config("vikings_on_board", 2, data_file=other, data_dir=tmp_path)
     assert cfg["components"]["barrels"] == [4, 4, 4, 4]
 
 
@@ -218,7 +218,7 @@ def test_an_unreadable_data_file_is_a_bad_config(tmp_path: Path) -> None:
     broken = tmp_path / "broken.json"
     broken.write_text("{not json")
     with pytest.raises(IllegalAction) as err:
-        default_config("vikings_on_board", 2, deck_file=broken)
+        default_config("vikings_on_board", 2, data_file=broken)
     assert err.value.code == "bad_config"
 
 
