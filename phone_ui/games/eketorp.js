@@ -11,6 +11,15 @@ import {
   seats, send, showToast, strip, tableStep, ui, waiting, waitingFor,
 } from "../page.js";
 
+// Eketorp's own look on the phone (the shell's phone.css holds what every game shares). The
+// module is ready only once its style sheet is, so its first screen is never drawn unstyled.
+await new Promise((resolve) => {
+  const sheet = h("link", { rel: "stylesheet", href: new URL("./eketorp.css", import.meta.url).href });
+  sheet.addEventListener("load", resolve);
+  sheet.addEventListener("error", resolve);
+  document.head.append(sheet);
+});
+
 // what this game's screens remember between redraws (the shell's ui holds the rest)
 const local = {
   selected: null, // building: the carried stone picked to place
