@@ -99,19 +99,3 @@ def playout(
             fast_apply(st, None, table_step(st))
         steps += 1
     return steps
-
-
-def comparable(st: PhasedState) -> dict[str, Any]:
-    """The state as JSON without its log (for comparing a thinking copy with the full engine)."""
-    out = st.to_dict() if not isinstance(st.log, NullLog) else _dict_without_log(st)
-    out.pop("log", None)
-    return out
-
-
-def _dict_without_log(st: PhasedState) -> dict[str, Any]:
-    saved = st.log
-    st.log = []  # type: ignore[misc]
-    try:
-        return st.to_dict()
-    finally:
-        st.log = saved  # type: ignore[misc]

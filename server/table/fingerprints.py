@@ -29,11 +29,6 @@ def digest(salt: str, content: Any) -> str:
     return hashlib.sha256(f"{salt}:{canonical(content)}".encode()).hexdigest()
 
 
-def verify(salt: str, content: Any, fingerprint: str) -> bool:
-    """Check a published salt and choice against a fingerprint (full or short)."""
-    return digest(salt, content).startswith(fingerprint)
-
-
 def update(
     held: dict[str, dict[str, Any]],
     now: dict[int, Any],

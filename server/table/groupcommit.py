@@ -43,11 +43,6 @@ class GroupCommit:
             if generation == self.generation and not self.broken:
                 self.pending.append(entry)
 
-    def settled(self, version: int, generation: int) -> bool:
-        """Whether ``version`` is on the disk already (a quick look, no waiting)."""
-        with self.cond:
-            return generation == self.generation and self.durable >= version
-
     def wait(self, version: int, generation: int) -> bool:
         """Wait until ``version`` is on the disk (True) or lost to a failed write (False),
         writing what is pending if no one else is."""

@@ -13,13 +13,14 @@ from longhall.server.cli import main
 from longhall.server.cli.simulate import budget_from_env, play_game
 from longhall.server.games.eketorp import SPEC as EKETORP
 from longhall.server.games.eketorp import expert as ek_expert
-from longhall.server.games.playout import comparable, playout
+from longhall.server.games.playout import playout
 from longhall.server.games.rng import Rng
 from longhall.server.games.vikings_on_board import SPEC as VIKINGS
 from longhall.server.games.vikings_on_board import expert as vob_expert
 from longhall.server.table.gamedata import default_config
 
 from .eketorp.helpers import eketorp
+from .states import comparable
 
 PLAYOUTS = 6  # enough to exercise the search; kept small for a busy machine
 

@@ -17,7 +17,6 @@ from longhall.server.games.eketorp.expert import RolloutPolicy
 from longhall.server.games.phased import PhasedState
 from longhall.server.games.playout import (
     NullLog,
-    comparable,
     fast_apply,
     playout,
     table_step,
@@ -29,6 +28,7 @@ from longhall.server.games.vikings_on_board import SPEC as VIKINGS
 from longhall.server.table.gamedata import default_config
 
 from .eketorp.helpers import eketorp, full_step
+from .states import comparable
 from .vikings_on_board.helpers import vikings
 
 

@@ -135,7 +135,7 @@ def test_fingerprints_while_secret_and_salts_published_at_the_reveal(longhall: L
     for seat in (0, 1, 2):
         r = reveals[seat]
         assert r["content"] == revealed[str(seat)]  # the salt opens the plan everyone now sees
-        assert fingerprints.verify(r["salt"], r["content"], shown[str(seat)])
+        assert fingerprints.digest(r["salt"], r["content"]).startswith(shown[str(seat)])
         assert fingerprints.digest(r["salt"], r["content"]) == r["hash"]
 
 
