@@ -592,7 +592,6 @@ KINDS: dict[str, CommandKind] = {
 
 # Each kind's fields, for the shape check and the fuzz tests.
 COMMANDS: dict[str, Mapping[str, type]] = {name: kind.fields for name, kind in KINDS.items()}
-HOST_ONLY = frozenset(name for name, kind in KINDS.items() if kind.host_only)
 
 
 def check_command(payload: object) -> Command:

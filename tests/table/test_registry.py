@@ -6,9 +6,11 @@ from typing import Any
 
 import pytest
 
-from longhall.server.table.commands import HOST_ONLY, KINDS
+from longhall.server.table.commands import KINDS
 from longhall.server.web.app import Longhall
 from tests.inprocess import seated
+
+HOST_ONLY = frozenset(name for name, kind in KINDS.items() if kind.host_only)
 
 # The kinds a player who is not the host may send. Opening a command to every player is a
 # decision about the table's safety: it is made here, on purpose, not by editing a set of names.

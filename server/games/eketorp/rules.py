@@ -23,7 +23,6 @@ REDEAL_HIGH = 4  # R1.2: a starting hand needs at least one card of 4 or more
 STONES = ("grass", "wood", "clay", "stone")  # R0.5
 VALUE = {"grass": 1, "wood": 2, "clay": 3, "stone": 4}
 SUPPLY = {"grass": 52, "wood": 42, "clay": 12, "stone": 6}
-STAYING = ("clay", "stone")  # R7.2: clay and stone stay on their fields
 
 FIELDS = ("A", "B", "C", "D", "E", "F", "G")  # material fields
 SITES = 6  # R0.7

@@ -9,8 +9,6 @@ from . import rules as R
 if TYPE_CHECKING:
     from .state import EketorpState
 
-CATEGORIES = ("amulets", *R.STONES, "complete")
-
 
 def score(st: EketorpState, seat: int) -> dict[str, Any]:
     """Return one seat's score with its breakdown by category, as in the rulebook's example."""

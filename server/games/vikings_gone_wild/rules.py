@@ -30,7 +30,6 @@ DRAW = 5  # W2.3
 STORE_POINT_AT = 4  # W2.6
 FAVOUR_SPACES = (5, 12, 20)  # W8.1
 BONUS_IN_PLAY = 4  # W0.5, W1.3
-BONUS_POINTS = 6
 SPLIT = {1: 6, 2: 3, 3: 2, 4: 1}  # W9.4
 END_MARK = {2: 40, 3: 30, 4: 30}  # W9.1
 END_MARKS = {2: (40, 50), 3: (30, 40, 50), 4: (30, 40, 50)}  # W9.2, D19
@@ -45,7 +44,6 @@ MAX_ATTACK_CARDS = 20
 MAX_DEFENCE_CARDS = 20
 MAX_DEFENCE_VALUE = 99
 MISSION_POINTS = (1, 2, 3)  # W0.7
-MAX_STOCK_MOVE = 25  # the box holds 25 of each resource
 REWARD_RESOURCES = ("none", *RESOURCES)
 
 

@@ -21,7 +21,6 @@ GOODS = ("furs", "grain", "metal")  # V0.3
 CHESTS = 15  # V0.3
 PILE_1 = 7  # V1.5: the rest (8) is the pile of Warehouse 2
 HULL_MAX = 5  # V2.5
-START_HULL = 3  # V1.6
 MARKET_START = 1  # V1.4
 MARKET_MAX = 4  # V3.6
 W2_DRAW = 3  # V3.9
