@@ -11,7 +11,6 @@ import logging
 import threading
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -20,6 +19,7 @@ from flask_socketio import SocketIO
 
 from ..appliance.addresses import base_url, is_loopback
 from ..appliance.endnight import NightEnd
+from ..appliance.hotspot import read_hotspot
 from ..appliance.portal import CHECK_HOSTS, CHECK_PATHS
 from ..appliance.portal import blueprint as appliance
 from ..config import Settings
@@ -155,17 +155,3 @@ def join_url(settings: Settings, code: str) -> str:
 
 def _on_loopback(url: str) -> bool:
     return is_loopback(urlsplit(url).hostname or "")
-
-
-def read_hotspot(path: Path | None) -> dict[str, str] | None:
-    """The offline Wi-Fi's name and password, written by the install script when it is on."""
-    if path is None or not path.exists():
-        return None
-    values: dict[str, str] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        key, sep, value = line.partition("=")
-        if sep:  # the value as written: a Wi-Fi name or password may begin or end with a space
-            values[key.strip()] = value.removesuffix("\r")
-    if not values.get("ssid"):
-        return None
-    return {"ssid": values["ssid"], "password": values.get("password", "")}

@@ -141,9 +141,9 @@ def serve(settings: Settings) -> int:
         check_store(settings.db_path, fresh=settings.fresh_store)
     except DamagedStore as damaged:
         log.error("%s", damaged)
-        from .trouble import serve_trouble  # the table display says it too, in its languages
+        from .damaged_page import serve_damaged_page  # the table display says it too
 
-        return serve_trouble(damaged, settings.host, settings.port)
+        return serve_damaged_page(damaged, settings.host, settings.port)
     print(banner(settings), flush=True)
     LonghallServer(settings).run()
     return 0

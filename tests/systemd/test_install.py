@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from longhall.server.web.app import read_hotspot
+from longhall.server.appliance.hotspot import read_hotspot
 
 from .conftest import INSTALL, render
 

@@ -209,7 +209,7 @@ def test_the_damaged_store_page_takes_no_more_than_its_share_of_threads(
     import socket
     import time
 
-    from longhall.server.web.trouble import MOST_AT_ONCE
+    from longhall.server.web.damaged_page import MOST_AT_ONCE
 
     data = copy_of(killed_store, tmp_path)
     (data / DB).write_bytes(b"")

@@ -2,8 +2,8 @@
 
 Everywhere else the server uses Flask, Flask-SocketIO, python-socketio, python-engineio,
 simple-websocket, wsproto and gunicorn through their public API. What puts one table's update on
-27 screens in a fraction of a millisecond, and what keeps a stranger on the Wi-Fi from taking the
-Pi's threads, replaces parts of what those libraries do and leans on their internals:
+every screen quickly, and what keeps a stranger on the Wi-Fi from taking the Pi's threads,
+replaces parts of what those libraries do and leans on their internals:
 
 - :mod:`.sender`: one sender thread and queue for every WebSocket, instead of engine.io's writer
   thread per connection; each WebSocket read in its connection's own thread;

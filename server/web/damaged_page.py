@@ -137,7 +137,7 @@ class _Quiet(WSGIRequestHandler):
         return None  # the log says what is wrong once, not once per request
 
 
-def serve_trouble(damaged: DamagedStore, host: str, port: int) -> int:
+def serve_damaged_page(damaged: DamagedStore, host: str, port: int) -> int:
     """Serve the damaged store's page until told to stop; return :data:`EXIT_DAMAGED`."""
     from ..appliance.sdnotify import started
 
