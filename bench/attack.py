@@ -1,4 +1,4 @@
-"""The server under a handshake flood and a slowloris from the Wi-Fi, over loopback (issue 15).
+"""The server under a handshake flood and a slowloris from the Wi-Fi, over loopback.
 
 A real ``longhall serve``; attackers on 127.0.0.0/8 addresses other than 127.0.0.1 (the server
 takes those for phones on the Wi-Fi; 127.0.0.1 is the kiosk, exempt from per-address caps).

@@ -1,4 +1,4 @@
-"""The buttons' lights and sounds follow only what is on the disk (issue 13): with group commit a
+"""The buttons' lights and sounds follow only what is on the disk: with group commit a
 command is applied, and the table's lock let go, before its record is written; the hardware
 worker, reading the table then, must not show what a power cut or a failed write could undo."""
 

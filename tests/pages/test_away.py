@@ -1,5 +1,5 @@
 """The table display tells everyone whose phone has gone, for how long, and the host's two ways
-out (issue 12, item 2)."""
+out."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def test_the_table_display_says_whose_phone_is_gone_and_for_how_long(
     assert host.command("start")["ok"]
     wait_until(page, "document.body.dataset.phase === 'planning'", timeout=SLOW)
     assert page.query_selector(".away-banner") is None
-    # the pictures under each castle are named once, in a legend (issue 12, item 5)
+    # the pictures under each castle are named once, in a legend
     legend = [li.inner_text().strip() for li in page.query_selector_all(".icon-legend li")]
     assert legend == ["Amulets", "Cards in hand", "Vikings at home", "Defenders"]
     # the bot has planned: from now on nothing changes on the table but Carla's phone

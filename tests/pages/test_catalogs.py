@@ -99,7 +99,7 @@ def plural_forms(text: str) -> list[tuple[str, dict[str, str]]]:
 
 
 # Every string that counts something, with the number whose plural changes its words: each has
-# plural forms in every language (issue 12: "Costs 1 amulets", "Swap all 1 cards").
+# plural forms in every language ("Costs 1 amulets", "Swap all 1 cards").
 COUNTED = {
     "planning.in_hospital": "n",
     "fight.field_stake": "vikings",

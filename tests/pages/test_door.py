@@ -1,5 +1,5 @@
 """The host closes the table to new players and lets a phone sent away back in, on real pages
-in Chromium (issue 15 item 9): the table display and a new phone say the table is closed; a
+in Chromium: the table display and a new phone say the table is closed; a
 phone sent away cannot join again until the host lets it."""
 
 from __future__ import annotations

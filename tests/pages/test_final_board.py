@@ -1,5 +1,5 @@
 """After the last round the table display says why the game ended and keeps the final board
-beside the scores until the host starts a rematch (issue 12, item 3)."""
+beside the scores until the host starts a rematch."""
 
 from __future__ import annotations
 

@@ -553,7 +553,7 @@ def test_the_host_is_not_asked_to_build_for_bots(browser: Any, server: ServerPro
     phone.no_errors()
 
 
-# -- 9. fewer taps in a fight (issue 12, item 4) ----------------------------------------------
+# -- 9. fewer taps in a fight ------------------------------------------------------------------
 
 
 def test_one_tap_puts_a_card_down_and_a_slip_can_be_taken_back(
@@ -589,7 +589,7 @@ def test_one_tap_puts_a_card_down_and_a_slip_can_be_taken_back(
     phone.no_errors()
 
 
-# -- 10. what a player needs to decide (issue 12, item 5) ------------------------------------------
+# -- 10. what a player needs to decide ---------------------------------------------------------
 
 SIDE_OPACITY = """() => [...document.querySelectorAll('.castle-build .site')].map((site) => [
   getComputedStyle(site.querySelector('.site-button')).opacity,
@@ -634,7 +634,7 @@ def test_defending_shows_the_own_castle_and_building_labels_the_sides(
 def test_a_stand_in_s_unfinished_plan_offers_the_phone_no_move(
     browser: Any, server: ServerProcess
 ) -> None:
-    # issue 12, item 1: the bot standing in for Red has placed every viking, not yet committed
+    # the bot standing in for Red has placed every viking, not yet committed
     st = new_game(4)
     phone = Phone(browser, server, st, seat=RED)
     for _ in range(st.home[RED]):

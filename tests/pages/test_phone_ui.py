@@ -99,7 +99,7 @@ def test_a_phone_whose_seat_was_taken_while_it_slept_offers_to_join_again(
 ) -> None:
     """The server refuses the stored token (``kicked``: the host sent this phone away); the page
     says why, forgets the token as a seat (instead of showing 'offline' for ever) and lets the
-    player join again once the host lets the phone back in (issue 15 item 9)."""
+    player join again once the host lets the phone back in."""
     table = browser.new_context().new_page()
     table.goto(server.url + "/")
     table.wait_for_selector("#join-url")

@@ -1,5 +1,5 @@
 """Every catalog string whose words depend on a number takes plural forms in all four languages
-(issue 12, item 6: "Costs 1 amulets", "Swap all 1 cards", "Anna swaps 1 cards for 1 amulets").
+("Costs 1 amulets", "Swap all 1 cards", "Anna swaps 1 cards for 1 amulets").
 
 The rule, precisely: each placeholder of the catalogs is a count (a number of things), a label (a
 number that names or measures something: round 3, site 4, damage 5) or words (a name, a place, a

@@ -1,4 +1,4 @@
-"""A bot standing in for a player whose phone is open (issue 12, item 1): it plays at once, the
+"""A bot standing in for a player whose phone is open: it plays at once, the
 phone says so and offers to take the seat back, and the host sees the same."""
 
 from __future__ import annotations

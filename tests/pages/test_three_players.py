@@ -1,4 +1,4 @@
-"""With 3 players the table display uses the whole screen (issue 12, item 7): no left column and
+"""With 3 players the table display uses the whole screen: no left column and
 no empty quarter, larger castles, and in the fourth quarter the middle of the board drawn as the
 board draws it: the material fields A-G as squares with their stones and vikings on them, and the
 field hospital's stations beside them (R0.9). With 4 to 6 players the screen stays as it was.

@@ -1,4 +1,4 @@
-"""Words a player reads once (issue 12, item 6): plural forms chosen by the browser's own plural
+"""Words a player reads once: plural forms chosen by the browser's own plural
 rules (Intl.PluralRules) in all four languages, and names that cannot be misread."""
 
 from __future__ import annotations

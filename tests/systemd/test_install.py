@@ -113,7 +113,7 @@ def test_the_dry_run_prints_every_step_and_changes_nothing(tmp_path: Path) -> No
         rf"{target}/\.venv/bin/python -m compileall -q {target}/server {target}/hardware",
         r"install -d -m 0755 /etc/longhall",
         r"write /etc/longhall/install.conf ",
-        # the journal's limits, so that no flood of log lines fills the SD card (issue 15 item 3)
+        # the journal's limits, so that no flood of log lines fills the SD card
         r"install -m 0644 /.*/systemd/journald-longhall.conf "
         r"/etc/systemd/journald.conf.d/longhall.conf",
         r"raspi-config nonint do_wifi_country DE",

@@ -1,4 +1,4 @@
-"""Issue 15 item 6: every action of every game takes only the fields it declares, each of its
+"""Every action of every game takes only the fields it declares, each of its
 type and size, and ``undo`` only as the mark ``legal_actions`` gives; anything else is refused
 with a code and a sentence and changes nothing."""
 

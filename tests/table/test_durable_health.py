@@ -1,4 +1,4 @@
-"""``/healthz`` tells only what is on the disk, as every answer and update does (issue 13).
+"""``/healthz`` tells only what is on the disk, as every answer and update does.
 
 A command's write is held at the store's gate (tests/table/test_group_commit.py): while it is
 held the table has applied the command, and /healthz must still name the stored version and

@@ -1,4 +1,4 @@
-"""Group commit (issue 13): commands that arrive together share one durable write, and nothing
+"""Group commit: commands that arrive together share one durable write, and nothing
 is answered or shown to anyone before it is on the disk.
 
 The overlap is made certain, not timed: the store's write waits at a gate the test opens once the

@@ -1,4 +1,4 @@
-"""The lobby: joining, seats, colours, the host's powers, tokens (issue: tables and seats)."""
+"""The lobby: joining, seats, colours, the host's powers, tokens."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The log guard: one line per record, a flood summed up, vanished sockets quiet (issue 15)."""
+"""The log guard: one line per record, a flood summed up, vanished sockets quiet."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 15 item 5: the rate limit follows the seat and the address, not the connection.
+"""The rate limit follows the seat and the address, not the connection.
 
 The clock is the test's own: however slowly a busy machine runs these, no bucket refills
 unless the test moves the clock.

@@ -1,4 +1,4 @@
-"""A bot standing in for a player (issue 12, items 1 and 2): it plays at once, phone open or not;
+"""A bot standing in for a player: it plays at once, phone open or not;
 the player can take their seat back; everyone sees whose phone is gone and since when."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 15's attacks on the table's command code, each on a real ``longhall serve``: a retried
+"""Attacks on the table's command code, each on a real ``longhall serve``: a retried
 command after a ``kill -9`` (item 4), reconnecting to refill the rate limit (item 5) and padding
 in an action to fill the store (item 6). Each failed before its fix."""
 

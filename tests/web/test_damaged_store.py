@@ -1,4 +1,4 @@
-"""A damaged game store is kept aside and named, never replaced or discarded (issue 15 item 7)."""
+"""A damaged game store is kept aside and named, never replaced or discarded."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 15 item 9, the host's powers, on a real ``longhall serve`` with real Socket.IO clients:
+"""The host's powers, on a real ``longhall serve`` with real Socket.IO clients:
 the host closes the lobby; a phone sent away stays out until the host lets it back in; a seat
 that committed a secret choice changes hands only after the reveal; and the host's ``proxy``
 refusals say the same thing whatever another seat's versions."""
