@@ -28,6 +28,8 @@ from socketio import packet
 from wsproto import WSConnection
 from wsproto.extensions import PerMessageDeflate
 
+from longhall.server.web.transport.sender import Unstarted
+
 ROOT = Path(__file__).resolve().parent.parent
 LEANED_ON = ("python-engineio", "python-socketio", "simple-websocket", "wsproto", "gunicorn")
 
@@ -62,16 +64,6 @@ def _params(function: Callable[..., object]) -> list[str]:
 def _websocket() -> Any:
     """A real simple-websocket server connection, handshaken over a socket pair, its reader
     thread never started (as the sender makes them): its attributes are set per instance."""
-
-    class Unstarted:
-        name = "(_thread)"
-
-        def __init__(self, target: Callable[[], None]) -> None:
-            self.target = target
-
-        def start(self) -> None:
-            pass
-
     ours, theirs = socket.socketpair()
     environ = {
         "gunicorn.socket": ours,

@@ -414,7 +414,7 @@ class DirectWebSocket(SimpleWebSocketWSGI):  # type: ignore[misc]
         return None
 
     def __call__(self, environ: Any, start_response: Any) -> Any:
-        self.ws = simple_websocket.Server(environ, thread_class=_Unstarted, **self.server_args)
+        self.ws = simple_websocket.Server(environ, thread_class=Unstarted, **self.server_args)
         # the sender, this connection's engine.io writer and its reader (a pong) write to it
         self.ws.sock = FrameSocket(self.ws.sock)
         self.deflate = deflate.window_bits(self.ws)
@@ -439,7 +439,7 @@ class DirectWebSocket(SimpleWebSocketWSGI):  # type: ignore[misc]
         return ret
 
 
-class _Unstarted:
+class Unstarted:
     """simple-websocket's reader thread, never started: :meth:`DirectWebSocket.wait` reads."""
 
     name = "(_thread)"
