@@ -38,6 +38,7 @@ export const ui = {
   colour: "",
   wakeHint: false,
   confirmEnd: false,
+  confirmMoveOn: false,
   history: null, // the host's list of earlier games, once asked for
 };
 

@@ -502,6 +502,21 @@ function doorControls() {
   return parts;
 }
 
+/** NEXT waits for every player still deciding; the host may move on anyway, after a second tap
+ * that says what those players had left comes to nothing. */
+function moveOn() {
+  const g = msg.game;
+  if (!g || !g.table_steps.length || !g.public.active.length || msg.table.paused) {
+    ui.confirmMoveOn = false;
+    return [];
+  }
+  const names = g.public.active.map((s) => name(s)).join(", ");
+  return [h("p", { class: "small-text" }, t("next.waits", { names })),
+    ui.confirmMoveOn
+      ? h("button", { class: "danger", id: "move-on-confirm", disabled: ui.pending, onclick: () => { ui.confirmMoveOn = false; send("move_on"); } }, t("host.move_on_confirm", { names }))
+      : h("button", { id: "move-on", onclick: () => { ui.confirmMoveOn = true; render(); } }, t("host.move_on"))];
+}
+
 function hostSheet() {
   const table = msg.table;
   const parts = [h("h2", {}, t("host.title")),
@@ -512,6 +527,7 @@ function hostSheet() {
       ui.confirmEnd
         ? h("button", { class: "danger", disabled: ui.pending, onclick: () => { ui.confirmEnd = false; ui.sheet = null; send("end_game"); } }, t("host.end_confirm"))
         : h("button", { class: "danger", onclick: () => { ui.confirmEnd = true; render(); } }, t("host.end"))),
+    ...moveOn(),
     ...tableLanguage()];
   const game = currentGame();
   if (game && game.hostSheet) parts.push(...game.hostSheet(table));

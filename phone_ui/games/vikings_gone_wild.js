@@ -47,7 +47,10 @@ function field(id, label, value, set, attrs = {}) {
     h("input", { id, type: "text", inputmode: "numeric", pattern: "[0-9]*", maxlength: 2, "aria-valuemin": attrs.min ?? 0, "aria-valuemax": attrs.max ?? 99, value, oninput: (e) => set(e.target.value) }));
 }
 
+/** NEXT, once nobody has anything left to decide; till then, whom it waits for. */
 function nextButton(label) {
+  const deciding = msg.game.public.active;
+  if (deciding.length) return h("p", { class: "muted small-text", id: "vgw-next-waits" }, t("next.waits", { names: deciding.map(name).join(", ") }));
   return h("button", { class: "primary wide", id: "vgw-next", "data-table": "next", disabled: busy(), onclick: () => tableStep("next") }, label);
 }
 

@@ -109,12 +109,16 @@ class PhasedState:
         if self.phase == "over":
             raise IllegalAction("game_over", "The game is over.")
         phase = self.PHASES[self.phase]
+        logged = len(self.log)
         if seat is None:
             handler = phase.table_handlers.get(kind)
             if handler is None:
                 raise IllegalAction(
                     "not_table_action", "The table cannot do that now.", action=kind
                 )
+            waiting = phase.actors(self)
+            if waiting:  # the host moved on: what these seats had left comes to nothing
+                self.record("moved_on", seats=waiting)
         else:
             if type(seat) is not int or not 0 <= seat < self.n:
                 raise IllegalAction("no_such_seat", "There is no such seat.")
@@ -133,7 +137,11 @@ class PhasedState:
             if kind not in phase.always and seat not in phase.actors(self):
                 raise IllegalAction("not_your_turn", "It is not your turn.", action=kind)
             handler = found
-        handler(self, seat, action)
+        try:
+            handler(self, seat, action)
+        except IllegalAction:
+            del self.log[logged:]  # refused: nothing changed, the log included
+            raise
         self.version += 1  # type: ignore[misc]  # a slot of every subclass
 
     def is_over(self) -> bool:

@@ -65,4 +65,6 @@ class GameSpec:
             "public": self.public_view(state) if public is None else public,
             "private": None if seat is None else self.private_view(state, seat),
             "legal": state.legal_actions(seat),
+            # what NEXT would do now (public): the table's own steps, the same for every reader
+            "table_steps": state.legal_actions(None),
         }

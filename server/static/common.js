@@ -375,6 +375,13 @@ export function gameLoader(folder, redraw) {
   return { gameModule, currentGame };
 }
 
+/** A line of the game's log that every game may hold: the table's own steps (the host moving on
+ * past players still deciding), or null. ``who`` names a seat. */
+export function sharedLogLine(event, who) {
+  if (event.e === "moved_on") return t("log.moved_on", { names: event.seats.map(who).join(", ") });
+  return null;
+}
+
 /** A game's player count and playing time, in words ("2–4 players · 30–60 minutes"). */
 export function gameFacts(facts, key) {
   const span = (low, high) => (low === high ? String(low) : `${low}–${high}`);

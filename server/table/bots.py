@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..games.api import JSON, Bot, GameState
@@ -29,10 +30,17 @@ QUIET = frozenset({"place", "unplace", "commit", "uncommit"})  # secret: no need
 class BotRunner:
     """Runs bot seats (and stand-ins for absent players) in a daemon thread."""
 
-    def __init__(self, table: Table, delay: float, auto_next: float | None = None) -> None:
+    def __init__(
+        self,
+        table: Table,
+        delay: float,
+        auto_next: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.table = table
         self.delay = delay
         self.auto_next = auto_next
+        self.clock = clock  # for auto_next's wait
         # each bot seat's bot, made once per game (its seed is the game's)
         self._bots: dict[int, tuple[tuple[int | None, str], Bot]] = {}
         self._stop = threading.Event()
@@ -69,7 +77,7 @@ class BotRunner:
                 with table.changed:
                     if table.data.version != seen:
                         continue  # the table moved on while the bots thought: look again
-                    waiting_since = self._maybe_next(waiting_since)
+                    waiting_since = self.maybe_next(waiting_since)
                     table.changed.wait(timeout=0.5 if waiting_since else 2.0)
             except Exception:
                 log.exception("the bot runner hit an error; carrying on")
@@ -158,14 +166,17 @@ class BotRunner:
         self._stop.wait(1.0)
         return False
 
-    def _maybe_next(self, since: float | None) -> float | None:
-        """Press NEXT by itself once the table alone has waited ``auto_next`` seconds."""
+    def maybe_next(self, since: float | None) -> float | None:
+        """Press NEXT by itself once the table alone has waited ``auto_next`` seconds (since
+        ``since``, the clock's time it began to wait, returned while it waits; None: not
+        waiting)."""
         table = self.table
         if self.auto_next is None or table.data.status != "playing" or table.data.paused:
             return None
-        if not table.live.playing().legal_actions(None):
-            return None
-        now = time.monotonic()
+        state = table.live.playing()
+        if not state.legal_actions(None) or state.active_seats():
+            return None  # never past a player who still has something to decide
+        now = self.clock()
         if since is None:
             return now
         if now - since >= self.auto_next:

@@ -369,8 +369,44 @@ def prepare_act(desk: Desk, who: Identity, cmd: Command) -> Prepared:
     return _action(desk, who.seat, who, cmd)
 
 
+def still_deciding(desk: Desk) -> list[int]:
+    """The seats the game still waits for: NEXT does not move on past them."""
+    return desk.live.playing().active_seats()
+
+
+def waiting_refusal(desk: Desk, waiting: list[int]) -> CommandError:
+    names = [desk.live.data.seats[s].name for s in waiting]
+    return CommandError(
+        "still_deciding",
+        f"Not yet: waiting for {', '.join(names)} to decide."
+        " The host can move on anyway from the host sheet.",
+        waiting=names,
+    )
+
+
 def prepare_table(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    """NEXT (a phone's, the table display's, a button's): the table's own step, never while a
+    player still has something to decide (their turn, a choice offered to them)."""
+    waiting = still_deciding(desk)
+    if waiting:
+        raise waiting_refusal(desk, waiting)
     return _action(desk, None, who, cmd)
+
+
+def prepare_move_on(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    """The host moves on although players are still deciding (after a confirmation on their
+    phone): the table's step is taken, and what those players had left comes to nothing, which
+    the game's log says (``moved_on``)."""
+    steps = desk.live.playing().legal_actions(None)
+    if not steps:
+        raise CommandError(
+            "nothing_to_move_on",
+            "There is nothing to move on to: the game waits for a player's move.",
+        )
+    waiting = still_deciding(desk)
+    return _record(
+        seat=None, action=steps[0], by=who.kind, salts={}, at=time.time(), skipped=waiting
+    )
 
 
 def proxy_refused() -> CommandError:
@@ -575,6 +611,15 @@ KINDS: dict[str, CommandKind] = {
             needs="running",
             context="table",
             prepare=prepare_table,
+            apply=apply_action,
+        ),
+        CommandKind(
+            "move_on",
+            {},
+            by=HOST,
+            needs="running",
+            context="table",
+            prepare=prepare_move_on,
             apply=apply_action,
         ),
         CommandKind(

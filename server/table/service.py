@@ -504,7 +504,8 @@ class Table:
     # -- for the buttons, the bots and /healthz ----------------------------------------------
 
     def press_next(self, who: Identity | None = None) -> dict[str, Any]:
-        """NEXT: start when the lobby is ready, reveal when all committed, continue a round."""
+        """NEXT: start when the lobby is ready, reveal when all committed, continue a round; never
+        past a player who still has something to decide (the host's ``move_on`` does that)."""
         who = who or Identity("button")
         with self.lock:
             data = self.data
@@ -527,7 +528,7 @@ class Table:
                 return _refused("paused", "The game is paused.")
             state = self.live.playing()
             table_actions = state.legal_actions(None)
-            if table_actions:
+            if table_actions and not state.active_seats():
                 return self.submit(
                     who,
                     {

@@ -154,7 +154,7 @@ class TableState:
         state.apply(seat, record["action"])  # raises IllegalAction, changing nothing
         self.keep(before, self.spec.kept(state))
         data.game_actions += 1
-        actor = seat if record["kind"] != "table" else None
+        actor = seat  # None for the table's own step: NEXT, or the host moving on
         reveals = fingerprints.update(
             data.commitments, self.spec.commitments(state), actor, record["salts"]
         )

@@ -77,16 +77,19 @@ def test_next_moves_through_the_phases_and_the_turns_with_their_lights(rig: Rig)
     act(rig, bob, type="defend", cards=0, value=0)
     assert lights(rig) == [ON, OFF, OFF]
 
-    rig.press(NEXT)  # Anna's turn ends: Bob's begins
+    rig.press(NEXT)  # NEXT never ends a player's turn: Anna ends it on her phone
+    assert public(rig)["current"] == 0
+    assert rig.notices()[-1]["params"]["waiting"] == ["Anna"]
+    act(rig, anna, type="end_turn")  # Bob's turn begins
     assert public(rig)["current"] == 1
     assert lights(rig) == [OFF, ON, OFF]
-    rig.press(NEXT)
+    act(rig, bob, type="end_turn")
     assert lights(rig) == [OFF, OFF, ON]
     assert anna.send("pause")["ok"]
     assert lights(rig) == [ON, ON, ON]  # paused: nobody is waited for
     assert rig.colour() == (COLOURS["act"], SLOW)
     assert anna.send("resume")["ok"]
-    rig.press(NEXT)
+    act(rig, cara, type="end_turn")
     assert public(rig)["phase"] == "storage"
     assert rig.colour() == (COLOURS["build"], ON)
     rig.press(NEXT)

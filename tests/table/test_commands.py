@@ -153,8 +153,9 @@ def test_only_the_table_or_a_player_reveals(longhall: Longhall) -> None:
     anna, bob, cara = started(longhall, ["Anna", "Bob", "Cara"])
     spectator = Client(longhall)
     assert spectator.send("table", action={"type": "reveal"})["error"]["code"] == "not_seated"
-    ack = bob.send("table", action={"type": "reveal"})
-    assert ack["error"]["code"] == "not_table_action"
+    ack = bob.send("table", action={"type": "reveal"})  # nobody has committed yet
+    assert ack["error"]["code"] == "still_deciding"
+    assert ack["error"]["params"]["waiting"] == ["Anna", "Bob", "Cara"]
 
 
 def test_press_next_explains_why_nothing_happens(longhall: Longhall) -> None:

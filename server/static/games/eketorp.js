@@ -2,7 +2,7 @@
 // table_display/games/eketorp.js): the stones, the fields, the siege sides, the log lines. Loaded
 // only when a table plays Eketorp.
 
-import { addIcons, h, t } from "/static/common.js";
+import { addIcons, h, sharedLogLine, t } from "/static/common.js";
 
 // the stones, the combat cards and a castle's sites look the same on both pages
 document.head.append(h("link", { rel: "stylesheet", href: new URL("./eketorp.css", import.meta.url).href }));
@@ -130,7 +130,7 @@ export function logLine(event, seats) {
     case "end":
       return t("log.end", { winners: event.winners.map(who).join(", ") });
     default:
-      return null;
+      return sharedLogLine(event, who);
   }
 }
 

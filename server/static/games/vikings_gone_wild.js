@@ -4,7 +4,7 @@
 // Wild. Nothing here ever shows a held mission or an attack value still waiting for its answer:
 // the public view does not carry them.
 
-import { addIcons, h, t } from "/static/common.js";
+import { addIcons, h, sharedLogLine, t } from "/static/common.js";
 
 addIcons({
   // a town hall: a roof over a door
@@ -157,7 +157,7 @@ export function logLine(event, pub, who) {
     case "game_over":
       return t("vgw.log.game_over", { names: event.winners.map(who).join(", ") });
     default:
-      return null;
+      return sharedLogLine(event, who);
   }
 }
 

@@ -3,7 +3,7 @@
 // lines (each one also says what to move on the physical board). Loaded only when a table plays
 // Vikings on Board. Nothing here ever shows a barrel's value: only the phone's shield does.
 
-import { addIcons, h, t } from "/static/common.js";
+import { addIcons, h, sharedLogLine, t } from "/static/common.js";
 
 addIcons({
   // a barrel: staves and hoops
@@ -171,7 +171,7 @@ export function logLine(event, pub, who) {
     case "end":
       return t("vob.log.end", { names: event.winners.map(who).join(", "), n: event.winners.length });
     default:
-      return null;
+      return sharedLogLine(event, who);
   }
 }
 
