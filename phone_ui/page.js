@@ -39,6 +39,7 @@ export const ui = {
   wakeHint: false,
   confirmEnd: false,
   confirmMoveOn: false,
+  confirmTakeBack: false,
   history: null, // the host's list of earlier games, once asked for
 };
 

@@ -6,7 +6,7 @@
 
 import {
   LANGUAGES, LANGUAGE_NAMES, clear, connectTable, errorText, gameFacts, h, languageSwitch, loadLanguage,
-  pickLanguage, seatBadge, t,
+  pickLanguage, seatBadge, t, takenBack,
 } from "/static/common.js";
 import {
   TOKEN_KEY, WAS_KEY, code, conn, guestAuth, currentGame, fatal, gameModule, finalScores, me, msg, name, online, openSheet, render, seats, standingIn,
@@ -435,6 +435,8 @@ function gameScreen() {
   if (!game) return [h("p", { class: "muted center" }, t("conn.connecting"))]; // its module is on its way
   const parts = [game.bar(g.public)];
   if (msg.table.paused) parts.push(h("section", { class: "panel paused" }, h("h2", {}, t("game.paused"))));
+  const taken = takenBack(msg.table, game.logWords, name);
+  if (taken) parts.push(taken);
   if (ui.wakeHint) parts.push(wakeHint());
   if (standingIn()) {
     // a bot plays this seat for now: the phone watches, as if it were somebody else's turn
@@ -517,6 +519,17 @@ function moveOn() {
       : h("button", { id: "move-on", onclick: () => { ui.confirmMoveOn = true; render(); } }, t("host.move_on"))];
 }
 
+/** Take back the game's last move, one at a time: a second tap takes it back. */
+function takeBack() {
+  if (!msg.game || !msg.steps) {
+    ui.confirmTakeBack = false;
+    return [];
+  }
+  return [ui.confirmTakeBack
+    ? h("button", { class: "danger", id: "take-back-confirm", disabled: ui.pending, onclick: () => { ui.confirmTakeBack = false; send("take_back"); } }, t("host.take_back_confirm"))
+    : h("button", { id: "take-back", onclick: () => { ui.confirmTakeBack = true; render(); } }, t("host.take_back"))];
+}
+
 function hostSheet() {
   const table = msg.table;
   const parts = [h("h2", {}, t("host.title")),
@@ -528,6 +541,7 @@ function hostSheet() {
         ? h("button", { class: "danger", disabled: ui.pending, onclick: () => { ui.confirmEnd = false; ui.sheet = null; send("end_game"); } }, t("host.end_confirm"))
         : h("button", { class: "danger", onclick: () => { ui.confirmEnd = true; render(); } }, t("host.end"))),
     ...moveOn(),
+    ...takeBack(),
     ...tableLanguage()];
   const game = currentGame();
   if (game && game.hostSheet) parts.push(...game.hostSheet(table));

@@ -6,9 +6,11 @@
 
 import {
   chosenHere, clear, connectTable, errorText, gameFacts, h, languageSwitch, loadLanguage, pickLanguage, seatBadge, t,
+  takenBack,
 } from "/static/common.js";
 import {
-  checkFingerprints, currentGame, finalScores, gameModule, msg, online, render, setMsg, setOnline, setRenderer, url,
+  checkFingerprints, currentGame, finalScores, gameModule, msg, name, online, render, setMsg, setOnline, setRenderer,
+  url,
 } from "./page.js";
 import { standingNotices } from "/table/notices.js";
 import { startKiosk } from "/table/kiosk.js";
@@ -143,7 +145,11 @@ function gameScreen() {
   const game = currentGame();
   if (!game) return [h("p", { class: "center muted" }, t("conn.connecting"))]; // its module is on its way
   const away = awayNotice();
-  return away ? [...game.screen(msg.game.public), away] : game.screen(msg.game.public);
+  const parts = [...game.screen(msg.game.public)];
+  const taken = takenBack(msg.table, game.logWords, name);
+  if (taken) parts.push(h("div", { class: "banner taken-back-banner" }, taken));
+  if (away) parts.push(away);
+  return parts;
 }
 
 // -- a phone that has gone -------------------------------------------------------------------------

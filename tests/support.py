@@ -25,6 +25,7 @@ import socketio
 
 from longhall.server.table import BotRunner, Table
 from longhall.server.table.bots import bot_may_play
+from longhall.server.table.state import TAKEN_BACK
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -409,8 +410,14 @@ def replay_states(db: Path, game_id: int) -> list[Any]:
         con.close()
     state = GAMES[game].new(json.loads(config), seed)
     states = [state.clone()]
+    moves = [state.clone()]  # the states as the moves stand: a take-back returns to the one before
     for seat, action in actions:
-        state.apply(seat, json.loads(action))
+        if seat is None and json.loads(action) == TAKEN_BACK:
+            moves.pop()
+            state = moves[-1].clone()
+        else:
+            state.apply(seat, json.loads(action))
+            moves.append(state.clone())
         states.append(state.clone())
     return states
 

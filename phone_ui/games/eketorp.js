@@ -671,6 +671,7 @@ export default {
   sheet,
   scoreRows,
   errorWords,
+  logWords: (event) => logLine(event, seats()),
   lobbyOptions,
   /** A new state: a stone placed elsewhere (or by the host) is no longer picked. */
   onState() {

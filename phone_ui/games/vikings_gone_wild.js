@@ -7,7 +7,7 @@
 import { h, icon, t } from "/static/common.js";
 import {
   ATTACK_POINTS, CARDS, RESOURCES, attackWords, bonusName, breakdownSum, buildingName, cardName, cardOf,
-  endMark, errorWords, kindName, numbersWords, phaseName, productionWords, resourceName, amountOf,
+  endMark, errorWords, kindName, logLine, numbersWords, phaseName, productionWords, resourceName, amountOf,
 } from "/static/games/vikings_gone_wild.js";
 import {
   act, actionButton, finalScores, me, msg, name, online, openSheet, render, seats, send, tableStep, ui, waiting,
@@ -529,6 +529,7 @@ export default {
   sheet,
   scoreRows,
   errorWords,
+  logWords: (event) => logLine(event, msg.game.public, name),
   lobbyOptions,
   /** The host's sheet during a game: the card numbers kept for the next games (D1). */
   hostSheet: (table) => [keptNumbers(table)],

@@ -6,7 +6,7 @@
 import { h, icon, t } from "/static/common.js";
 import {
   GOODS, HULL_MAX, chestChip, chestWords, colourLabel, colourName, countWords, drakkarNo, errorWords, findPiece,
-  pieceWords, sailingShown, whyNot,
+  logLine, pieceWords, sailingShown, whyNot,
 } from "/static/games/vikings_on_board.js";
 import {
   act, actionButton, finalScores, legalHas, me, msg, name, online, openSheet, render, seats, tableStep, ui, waiting,
@@ -378,6 +378,7 @@ export default {
   screen,
   atHand,
   sheet,
+  logWords: (event) => logLine(event, msg.game.public, name),
   scoreRows,
   errorWords,
   /** A new screen (the phase changed): no chest picked from an earlier draw. */

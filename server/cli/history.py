@@ -10,6 +10,7 @@ from ..config import Settings
 from ..games.api import GameState
 from ..games.registry import GAMES
 from ..store import Store
+from ..table.state import effective_moves
 
 
 def _when(at: float | None) -> str:
@@ -74,6 +75,6 @@ def replay_game(store: Store, game_id: int) -> GameState:
         raise KeyError(f"no game {game_id}")
     spec = GAMES[game["game"]]
     state = spec.new(game["config"], game["seed"])
-    for seat, action in game["log"]:
+    for seat, action in effective_moves(game["log"]):  # the host's take-backs obeyed
         state.apply(seat, action)
     return state

@@ -86,6 +86,10 @@ class GameState(Protocol):
     @property
     def round(self) -> int: ...
 
+    # the game's public events, oldest first, appended to and never rewritten: what the log on
+    # the table display tells, and what a take-back of a move says it undid
+    log: list[JSON]
+
 
 class Bot(Protocol):
     """A bot picks one of the legal actions for its seat."""

@@ -375,6 +375,20 @@ export function gameLoader(folder, redraw) {
   return { gameModule, currentGame };
 }
 
+/** What the host's last take-back undid, for every screen until the game's next move
+ * (``table.taken_back``): whose move, what it had done in the game's log (in the game's own
+ * words, ``words``), and whose revealed choices everyone had seen before they were hidden again.
+ * ``name`` names a seat. Null when nothing was taken back. */
+export function takenBack(table, words, name) {
+  const taken = table.taken_back;
+  if (!taken) return null;
+  const lines = (taken.events || []).map((event) => (words ? words(event) : null)).filter(Boolean);
+  return h("section", { class: "panel taken-back", id: "taken-back", role: "status" },
+    h("p", {}, h("strong", {}, taken.seat === null ? t("taken_back.table") : t("taken_back.seat", { name: name(taken.seat) }))),
+    lines.length ? h("ul", {}, lines.map((line) => h("li", {}, line))) : null,
+    taken.revealed.length ? h("p", { class: "warn" }, t("taken_back.seen", { names: taken.revealed.map(name).join(", ") })) : null);
+}
+
 /** A line of the game's log that every game may hold: the table's own steps (the host moving on
  * past players still deciding), or null. ``who`` names a seat. */
 export function sharedLogLine(event, who) {

@@ -39,7 +39,7 @@ from .kinds import (
     seat_index,
 )
 from .seats import COLOURS, Occupant, hash_token, new_token
-from .state import Outcome, Record, TableState
+from .state import Outcome, Record, TableState, effective_moves
 
 # -- the lobby -------------------------------------------------------------------------------
 
@@ -393,6 +393,38 @@ def prepare_table(desk: Desk, who: Identity, cmd: Command) -> Prepared:
     return _action(desk, None, who, cmd)
 
 
+def prepare_take_back(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    """The host takes back the game's last move, one at a time, as far back as its first: the
+    game is replayed from its seed without that move. What the move did in public (its log
+    events), and the choices it revealed that the game now holds secret again, are recorded so
+    that every screen can say what was taken back and what had been seen."""
+    live = desk.live
+    if not live.moves:
+        raise CommandError("nothing_to_take_back", "Nothing to take back: no move was made yet.")
+    meta = live.data.game_meta
+    assert meta is not None
+    spec, now = live.spec, live.playing()
+    before = spec.new(meta["config"], meta["seed"])
+    for seat, action in live.moves[:-1]:
+        before.apply(seat, action)
+    step = live.moves[-1][0]
+    secret_again = spec.commitments(before)
+    shown = spec.commitments(now)
+    revealed = sorted(s for s in secret_again if s not in shown and s != step)
+    return _record(
+        state=before.to_dict(),
+        step=step,
+        events=now.log[len(before.log) :],
+        revealed=revealed,
+        salts={},
+        at=time.time(),
+    )
+
+
+def apply_take_back(table: TableState, record: Record) -> Outcome:
+    return table.take_back(record)
+
+
 def prepare_move_on(desk: Desk, who: Identity, cmd: Command) -> Prepared:
     """The host moves on although players are still deciding (after a confirmation on their
     phone): the table's step is taken, and what those players had left comes to nothing, which
@@ -614,6 +646,15 @@ KINDS: dict[str, CommandKind] = {
             apply=apply_action,
         ),
         CommandKind(
+            "take_back",
+            {},
+            by=HOST,
+            needs="game",
+            context="table",
+            prepare=prepare_take_back,
+            apply=apply_take_back,
+        ),
+        CommandKind(
             "move_on",
             {},
             by=HOST,
@@ -682,4 +723,7 @@ def restore(store: Store, new_code: Callable[[], str]) -> TableState:
         if live.data.version != seq:
             raise RuntimeError(f"the stored records are out of order at record {seq}")
     live.update_contexts()
+    if live.data.status == "playing" and live.data.game_id is not None:
+        stored = store.game(live.data.game_id)
+        live.moves = effective_moves(stored["log"]) if stored is not None else []
     return live

@@ -34,6 +34,7 @@ def update(
     now: dict[int, Any],
     actor: int | None,
     salts: dict[str, str],
+    taken_back: bool = False,
 ) -> list[dict[str, Any]]:
     """Bring the held commitments in line with the game's current ones; return the reveals.
 
@@ -41,13 +42,14 @@ def update(
     A new commitment takes its salt from ``salts`` (filled in with a fresh one the first time a
     record is applied, so that replaying the record gives the same fingerprint). A commitment that
     disappears because of someone else's action was revealed: its salt is published. One that the
-    seat itself withdrew (un-commit) is forgotten, salt unpublished.
+    seat itself withdrew (un-commit), or that the host took back (``taken_back``), is forgotten,
+    salt unpublished.
     """
     reveals: list[dict[str, Any]] = []
     current = {str(seat): content for seat, content in now.items()}
     for seat in sorted(set(held) - set(current)):
         entry = held.pop(seat)
-        if actor is None or str(actor) != seat:
+        if not taken_back and (actor is None or str(actor) != seat):
             reveals.append({"seat": int(seat), **entry})
     for seat, content in sorted(current.items()):
         old = held.get(seat)

@@ -118,6 +118,7 @@ class Messages:
                 for seat, entry in data.commitments.items()
             },
             "reveals": [dict(r) for r in data.reveals],
+            "taken_back": data.taken_back,
             "result": data.last_result,
             "hardware": dict(table.hardware),
             "hotspot": table.hotspot,

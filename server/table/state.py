@@ -59,6 +59,27 @@ class TableData:
     # phones the host sent away, kept out until the host lets them back in: their seat token's
     # hash, a short public id for the host's button, and the name they had
     barred: list[dict[str, str]] = field(default_factory=list)
+    # the host's last take-back, as every screen shows it until the game's next step: whose step
+    # it was, the game's public log events it undid, the seats whose revealed choices it hid again
+    taken_back: dict[str, Any] | None = None
+
+
+# The mark a take-back leaves among a game's stored actions (the table's, seat None): replaying a
+# game folds it (:func:`effective_moves`), so history and replay show the take-back and obey it.
+TAKEN_BACK: dict[str, Any] = {"type": "taken_back"}
+
+
+def effective_moves(
+    rows: list[tuple[int | None, dict[str, Any]]],
+) -> list[tuple[int | None, dict[str, Any]]]:
+    """A game's moves as they stand: its stored actions, each take-back undoing the move before."""
+    moves: list[tuple[int | None, dict[str, Any]]] = []
+    for seat, action in rows:
+        if seat is None and action == TAKEN_BACK:
+            moves.pop()
+        else:
+            moves.append((seat, action))
+    return moves
 
 
 @dataclass
@@ -82,6 +103,9 @@ class TableState:
         )
         self.views = Views()
         self._decided: dict[str, Any] = {}  # what each context was, last time it was digested
+        # the game's moves as they stand (its stored actions, take-backs folded): what a take-back
+        # replays; filled from the store when a table is restored mid-game
+        self.moves: list[tuple[int | None, dict[str, Any]]] = []
 
     @classmethod
     def restored(cls, snapshot: dict[str, Any] | None, code: str) -> TableState:
@@ -137,6 +161,8 @@ class TableState:
         data.next_game_id += 1
         data.game_actions = 0
         data.commitments, data.reveals, data.last_result = {}, [], None
+        data.taken_back = None
+        self.moves = []
         data.game_meta = {
             "id": data.game_id,
             "game": data.game,
@@ -154,6 +180,8 @@ class TableState:
         state.apply(seat, record["action"])  # raises IllegalAction, changing nothing
         self.keep(before, self.spec.kept(state))
         data.game_actions += 1
+        data.taken_back = None
+        self.moves.append((seat, record["action"]))
         actor = seat  # None for the table's own step: NEXT, or the host moving on
         reveals = fingerprints.update(
             data.commitments, self.spec.commitments(state), actor, record["salts"]
@@ -165,6 +193,26 @@ class TableState:
         if state.is_over():
             outcome.game_row = self.finish("finished", record["at"])
         return outcome
+
+    def take_back(self, record: Record) -> Outcome:
+        """The host's take-back: the game as it was before its last move (replayed when the
+        command was prepared, and carried by the record, so applying it is a plain load)."""
+        data = self.data
+        state = self.spec.from_dict(record["state"])
+        self.game = state
+        self.moves.pop()
+        data.game_actions += 1
+        fingerprints.update(
+            data.commitments, self.spec.commitments(state), None, record["salts"], taken_back=True
+        )
+        data.taken_back = {
+            "seat": record["step"],
+            "events": record["events"],
+            "revealed": record["revealed"],
+            "version": data.version + 1,  # this record's
+        }
+        assert data.game_id is not None
+        return Outcome(game_action=(data.game_id, data.game_actions, None, dict(TAKEN_BACK)))
 
     def keep(self, before: dict[str, dict[str, Any]], after: dict[str, dict[str, Any]]) -> None:
         """Keep for the next games what this action entered or took back (D1 of Vikings Gone

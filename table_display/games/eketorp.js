@@ -317,4 +317,4 @@ function logPanel(pub) {
     h("ol", { "data-whole-lines": true }, lines.map((line) => h("li", {}, line))));
 }
 
-export default { id: "eketorp", screen: gameScreen, finalScreen, scoreTable, errorWords };
+export default { id: "eketorp", screen: gameScreen, finalScreen, scoreTable, errorWords, logWords: (event) => logLine(event, seats()) };

@@ -169,4 +169,7 @@ function lobbyFacts(table) {
     t("vgw.lobby.kept", { n: CARDS.filter((c) => kept[c]).length }));
 }
 
-export default { id: "vikings_gone_wild", screen: gameScreen, scoreTable, errorWords, lobbyFacts };
+export default {
+  id: "vikings_gone_wild", screen: gameScreen, scoreTable, errorWords, lobbyFacts,
+  logWords: (event) => logLine(event, msg.game.public, name),
+};

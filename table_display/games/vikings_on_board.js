@@ -233,4 +233,4 @@ function scoreTable(result) {
     h("p", { class: "muted" }, t("vob.score.tie_break")));
 }
 
-export default { id: "vikings_on_board", screen: gameScreen, scoreTable, errorWords };
+export default { id: "vikings_on_board", screen: gameScreen, scoreTable, errorWords, logWords: (event) => line(event, msg.game.public) };

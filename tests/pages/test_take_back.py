@@ -1,0 +1,51 @@
+"""The host takes back a move from the host sheet, on the pages: a second tap confirms, the move is
+undone, and the table display (in Dutch) and every phone say whose move it was and what it did."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from ..support import ServerProcess
+from .conftest import Watched, tap_until, wait_until
+from .test_game import open_phone
+
+pytestmark = pytest.mark.slow
+
+TAKE = '[data-action*=\'"type":"take_mission"\']:not([disabled])'
+
+
+def test_the_host_takes_back_a_move_and_every_screen_says_what(
+    browser: Any, server: ServerProcess
+) -> None:
+    context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="nl")
+    table = Watched(context.new_page(), "table")
+    table.page.goto(server.url + "/")
+    table.page.wait_for_selector("#join-url")
+    join_url = table.page.inner_text("#join-url")
+    anna, bob = (open_phone(browser, join_url, name, "en") for name in ("Anna", "Bob"))
+    host = anna.page
+    tap_until(host, "[data-game=vikings_gone_wild]", "document.querySelector('[data-end-mark]')")
+    tap_until(host, "#start", "document.body.dataset.status === 'playing'")
+    version = int(bob.page.evaluate("document.body.dataset.version"))
+    tap_until(bob.page, TAKE, f"document.body.dataset.version > {version}")  # Bob's mission
+
+    host.tap("button[aria-label=Host]")
+    tap_until(host, "#take-back", "document.querySelector('#take-back-confirm')")
+    host.tap("#take-back-confirm")
+    wait_until(table.page, "document.querySelector('#taken-back')")
+    assert "laatste zet van ● Bob" in table.page.inner_text("#taken-back")
+    wait_until(bob.page, "document.querySelector('#taken-back')")
+    words = bob.page.inner_text("#taken-back")
+    assert "took back ● Bob's last move" in words and "mission" in words
+    # the mission is Bob's to take again: nothing of it is left
+    wait_until(bob.page, "document.querySelector('[data-action*=take_mission]')")
+    version = int(bob.page.evaluate("document.body.dataset.version"))
+    tap_until(bob.page, TAKE, f"document.body.dataset.version > {version}")
+    wait_until(table.page, "!document.querySelector('#taken-back')")  # until the next move
+    for watched in (table, anna, bob):
+        assert watched.errors == [], f"{watched.name}: {watched.errors}"
+    context.close()
+    for phone in (anna, bob):
+        phone.page.context.close()
