@@ -10,7 +10,8 @@ import {
   endMark, errorWords, kindName, logLine, numbersWords, phaseName, productionWords, resourceName, amountOf,
 } from "/static/games/vikings_gone_wild.js";
 import {
-  act, actionButton, finalScores, me, msg, name, online, openSheet, render, seats, send, tableStep, ui, waiting,
+  act, actionButton, finalScores, me, msg, name, online, openSheet, render, seats, send, showToast, tableStep, ui,
+  waiting,
 } from "../page.js";
 
 document.head.append(h("link", { rel: "stylesheet", href: new URL("./vikings_gone_wild.css", import.meta.url).href }));
@@ -28,6 +29,9 @@ const local = {
   claims: null, // bonus cards: which this player meets
   swapSlot: null,
   kept: { open: false, card: null, numbers: null }, // the host's editor of the kept numbers
+  declining: false, // "no defence" tapped once: the second tap declines
+  // the host's correction of a score or a marker
+  fix: { open: false, seat: 0, what: "score", building: 0, value: "", reason: "" },
 };
 
 const legal = () => (msg.game && msg.game.legal) || [];
@@ -310,6 +314,60 @@ function keptNumbers(table) {
     h("ul", { class: "vgw-kept-list" }, rows));
 }
 
+// -- the host's corrections: what Longhall keeps, set right with a reason the log shows ------------
+
+const FIXES = ["score", "favours", "damage", "construction", "town_hall"];
+
+/** What the game has now of the thing a correction would set. */
+function fixNow(pub, f) {
+  const v = pub.seats[f.seat];
+  if (f.what === "score") return v.score;
+  if (f.what === "favours") return v.favours;
+  if (f.what === "town_hall") return v.town_hall.level;
+  const b = f.building === 0 ? v.town_hall : v.buildings.find((x) => x.building === f.building);
+  if (!b) return null;
+  return Number(f.what === "damage" ? b.damaged : b.new);
+}
+
+function select(id, value, options, set) {
+  return h("select", { id, onchange: (e) => set(e.target.value) },
+    options.map(([v, label]) => h("option", { value: String(v), selected: String(v) === String(value) }, label)));
+}
+
+function corrections() {
+  const pub = msg.game && msg.game.public;
+  if (!pub || ["bonus", "tiebreak", "over"].includes(pub.phase)) return null;
+  const f = local.fix;
+  const v = pub.seats[f.seat];
+  const marker = f.what === "damage" || f.what === "construction";
+  const buildings = [[0, t("vgw.town_hall_level", { level: v.town_hall.level })],
+    ...v.buildings.map((b) => [b.building, kindName(b.kind)])];
+  const now = fixNow(pub, f);
+  const value = marker ? (f.value === "" ? String(1 - (now ?? 0)) : f.value) : f.value;
+  const redraw = (change) => { Object.assign(f, change); render(); };
+  return h("details", { class: "vgw-fix", open: f.open, ontoggle: (e) => { f.open = e.target.open; } },
+    h("summary", {}, t("vgw.fix.title")),
+    h("p", { class: "muted small-text" }, t("vgw.fix.help")),
+    h("label", {}, t("vgw.fix.player"),
+      select("vgw-fix-seat", f.seat, seats().map((s, i) => [i, `${s.symbol} ${s.name}`]), (x) => redraw({ seat: Number(x), building: 0, value: "" }))),
+    h("label", {}, t("vgw.fix.what"),
+      select("vgw-fix-what", f.what, FIXES.map((w) => [w, t(`vgw.fix.${w}`)]), (x) => redraw({ what: x, value: "" }))),
+    marker ? h("label", {}, t("vgw.fix.building"),
+      select("vgw-fix-building", f.building, buildings, (x) => redraw({ building: Number(x), value: "" }))) : null,
+    h("p", { class: "small-text" }, t("vgw.fix.now", { value: now === null ? "—" : marker ? t(now ? "vgw.fix.on" : "vgw.fix.off") : now })),
+    marker
+      ? h("label", {}, t("vgw.fix.value"), select("vgw-fix-value", value, [[1, t("vgw.fix.on")], [0, t("vgw.fix.off")]], (x) => redraw({ value: x })))
+      : field("vgw-fix-value", t("vgw.fix.value"), f.value, (x) => redraw({ value: x }), { max: 99 }),
+    h("label", { for: "vgw-fix-reason" }, t("vgw.fix.reason"),
+      h("input", { id: "vgw-fix-reason", type: "text", maxlength: 60, value: f.reason, oninput: (e) => { f.reason = e.target.value; } })),
+    h("button", { class: "primary", id: "vgw-fix-send", disabled: busy(), onclick: () => {
+      const n = num(value);
+      if (n === null) { showToast(t("vgw.fix.bad_number"), "error"); return; }
+      send("host_act", { action: { type: "correct", seat: f.seat, what: f.what, building: marker ? f.building : 0, value: n, reason: f.reason } })
+        .then((answer) => { if (answer && answer.ok) redraw({ value: "", reason: "" }); });
+    } }, t("vgw.fix.send")));
+}
+
 function buildPanel(g) {
   const pub = g.public;
   const v = pub.seats[me()];
@@ -377,7 +435,11 @@ function defencePrompt(g) {
           act({ type: "defend", cards, value }).then((answer) => { if (answer && answer.ok) { local.defCards = "0"; local.defValue = "0"; } });
         },
       }, t("vgw.defend.add")),
-      actionButton(t("vgw.defend.decline"), { type: "defend", cards: 0, value: 0 }, { class: "secondary" })));
+      // the attack's result is final (W5.2): "no defence" takes a second tap
+      local.declining
+        ? [actionButton(t("vgw.defend.decline_confirm"), { type: "defend", cards: 0, value: 0 }, { class: "danger" }),
+          h("button", { class: "small", onclick: () => { local.declining = false; render(); } }, t("vgw.defend.decline_cancel"))]
+        : h("button", { class: "secondary", id: "vgw-decline", disabled: busy(), onclick: () => { local.declining = true; render(); } }, t("vgw.defend.decline"))));
 }
 
 function lastAttack(pub) {
@@ -532,12 +594,13 @@ export default {
   logWords: (event) => logLine(event, msg.game.public, name),
   lobbyOptions,
   /** The host's sheet during a game: the card numbers kept for the next games (D1). */
-  hostSheet: (table) => [keptNumbers(table)],
+  hostSheet: (table) => [keptNumbers(table), corrections()],
   /** A new screen (the phase changed): no half-built attack or typed defence from before. */
   newScreen() {
     resetAttack();
     local.defCards = "0";
     local.defValue = "0";
+    local.declining = false;
     local.swapSlot = null;
     if (msg && msg.game && msg.game.public.phase !== "bonus") local.claims = null;
   },

@@ -73,6 +73,9 @@ class PhasedState:
     ACTION_SHAPES: ClassVar[Shapes]
     PHASES: ClassVar[Mapping[str, Phase[Any]]]
     LOG_ROUND: ClassVar[str] = "round"  # the key the log uses for the round (or turn) number
+    # what the host may do as the table in any phase (a correction of what the game keeps), apart
+    # from NEXT: never listed among the table's actions, and declared in the game's spec
+    HOST_ACTIONS: ClassVar[Mapping[str, Handler[Any]]] = {}
 
     n: int
     version: int
@@ -110,12 +113,15 @@ class PhasedState:
             raise IllegalAction("game_over", "The game is over.")
         phase = self.PHASES[self.phase]
         logged = len(self.log)
-        if seat is None:
-            handler = phase.table_handlers.get(kind)
-            if handler is None:
+        if seat is None and kind in self.HOST_ACTIONS:
+            handler = self.HOST_ACTIONS[kind]
+        elif seat is None:
+            on_table = phase.table_handlers.get(kind)
+            if on_table is None:
                 raise IllegalAction(
                     "not_table_action", "The table cannot do that now.", action=kind
                 )
+            handler = on_table
             waiting = phase.actors(self)
             if waiting:  # the host moved on: what these seats had left comes to nothing
                 self.record("moved_on", seats=waiting)

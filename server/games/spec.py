@@ -54,6 +54,8 @@ class GameSpec:
     # the ones a bot never makes itself (they need what only the people at the table see).
     proxy_actions: frozenset[str] = frozenset()
     host_enters: frozenset[str] = frozenset()
+    # What the host may do as the table in any phase (a correction), besides NEXT.
+    host_actions: frozenset[str] = frozenset()
 
     def view(self, state: Any, seat: Seat, public: JSON | None = None) -> JSON:
         """Everything ``seat`` (None: the table display) may know, and nothing else: the only

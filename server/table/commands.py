@@ -425,6 +425,14 @@ def apply_take_back(table: TableState, record: Record) -> Outcome:
     return table.take_back(record)
 
 
+def prepare_host_act(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    """The host acts as the table with one of the game's own host actions (a correction of what
+    it keeps), in any phase; never NEXT, which waits for the players (``table``)."""
+    if cmd["action"].get("type") not in desk.live.spec.host_actions:
+        raise CommandError("not_allowed", "The host cannot do that in this game.")
+    return _action(desk, None, who, cmd)
+
+
 def prepare_move_on(desk: Desk, who: Identity, cmd: Command) -> Prepared:
     """The host moves on although players are still deciding (after a confirmation on their
     phone): the table's step is taken, and what those players had left comes to nothing, which
@@ -643,6 +651,15 @@ KINDS: dict[str, CommandKind] = {
             needs="running",
             context="table",
             prepare=prepare_table,
+            apply=apply_action,
+        ),
+        CommandKind(
+            "host_act",
+            {"action": dict},
+            by=HOST,
+            needs="game",
+            context="table",
+            prepare=prepare_host_act,
             apply=apply_action,
         ),
         CommandKind(

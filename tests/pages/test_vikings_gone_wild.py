@@ -86,7 +86,8 @@ class Player:
                 assert "+ 2 (" in page.inner_text(".vgw-defend .vgw-sum")  # its arithmetic
                 tap(page, "#vgw-defend")
             else:
-                tap(page, action("defend"))  # one tap to decline
+                tap(page, "#vgw-decline", wait=False)  # "no defence" takes a second tap
+                tap(page, action("defend"))
             self.used.add("defend")
             return True
         if has(page, action("store")):

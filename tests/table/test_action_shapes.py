@@ -53,8 +53,9 @@ def test_every_action_a_game_handles_is_declared_with_sizes(game: str) -> None:
         kind
         for phase in state_class.PHASES.values()
         for kind in (*phase.handlers, *phase.table_handlers)
-    }
+    } | set(state_class.HOST_ACTIONS)
     assert handled == set(shapes)
+    assert set(state_class.HOST_ACTIONS) == GAMES[game].host_actions  # the spec declares them
     for kind, fields in shapes.items():
         for name, field in fields.items():
             assert isinstance(field, Field), (kind, name)

@@ -11,6 +11,8 @@ from longhall.server.config import Settings
 from longhall.server.web.app import Longhall, create_app
 from tests.inprocess import Client, seated
 
+from .test_next_waits import vgw_players_phase
+
 HALL = {"defence": 4, "points": 1, "resource": "none", "favour": False}
 BREWERY = {"defence": 2, "points": 0, "resource": "beer", "favour": True}
 
@@ -147,3 +149,18 @@ def test_the_host_edits_and_clears_the_kept_numbers_d1(tmp_path: Path) -> None:
         assert anna.last()["table"]["options"]["numbers"] == {"town_hall_1": HALL}
     finally:
         lh.stop()
+
+
+def test_only_the_host_corrects_and_only_with_the_game_s_own_host_actions(
+    longhall: Longhall,
+) -> None:
+    anna, bob = vgw_players_phase(longhall)
+    fix = {"type": "correct", "seat": 1, "what": "score", "building": 0, "value": 3}
+    fix["reason"] = "a mission was forgotten"
+    assert bob.send("host_act", action=fix)["error"]["code"] == "host_only"
+    refused = anna.send("host_act", action={"type": "next"})["error"]  # NEXT is not one of them
+    assert refused["code"] == "not_allowed"
+    assert anna.send("host_act", action=fix)["ok"]  # during Anna's own turn, any phase
+    view = public(bob)
+    assert view["seats"][1]["score"] == 3 and view["current"] == 0
+    assert view["log"][-1]["e"] == "corrected"

@@ -58,6 +58,7 @@ SPEC = GameSpec(
     check_invariants=check_invariants,
     commitments=commitments,
     kept=lambda st: {"numbers": dict(st.numbers)},  # D1: offered again in the next games
+    host_actions=frozenset({"correct"}),  # a score or a marker set right, with a reason
 )
 
 __all__ = ["SPEC", "WildState", "new_game"]

@@ -49,6 +49,14 @@ ACTION_SHAPES: Shapes = {
     "keep": {"cards": NUMBER},
     "bonus": {"meets": Items(Scalar(), 16)},  # one answer per bonus card in play
     "tiebreak": {"meets": Flag()},
+    # the host's correction of what Longhall keeps (the cards stay on the table)
+    "correct": {
+        "seat": NUMBER,
+        "what": NAME,
+        "building": NUMBER,
+        "value": NUMBER,
+        "reason": Text(60),
+    },
 }
 
 # The fields an undo restores (D15): everything a player's own action can change.
@@ -257,6 +265,8 @@ def new_game(config: Mapping[str, Any], seed: int) -> WildState:
 
 
 # The phase table refers to this module's class, so it is imported last.
+from .corrections import correct  # noqa: E402
 from .phases import PHASES  # noqa: E402
 
 WildState.PHASES = PHASES
+WildState.HOST_ACTIONS = {"correct": correct}

@@ -85,6 +85,12 @@ export function attackWords(pub, a, who) {
 }
 
 /** One event of the log, in words; ``who(seat)`` names a player. Null for events not shown. */
+/** A corrected value in words: a number, or a marker on or off (on the building it names). */
+function correctedValue(event, value) {
+  if (event.what === "damage" || event.what === "construction") return t(value ? "vgw.fix.on" : "vgw.fix.off");
+  return String(value);
+}
+
 export function logLine(event, pub, who) {
   switch (event.e) {
     case "setup":
@@ -154,6 +160,11 @@ export function logLine(event, pub, who) {
       return t("vgw.log.tiebreak_card", { card: bonusName(event.card), names: event.tied.map(who).join(", ") });
     case "tiebreak_answered":
       return t("vgw.log.tiebreak_answered", { card: bonusName(event.card), names: event.meets.map(who).join(", ") || "—" });
+    case "corrected":
+      return t("vgw.log.corrected", {
+        name: who(event.seat), what: t(`vgw.fix.${event.what}`), reason: event.reason,
+        before: correctedValue(event, event.before), after: correctedValue(event, event.after),
+      });
     case "game_over":
       return t("vgw.log.game_over", { names: event.winners.map(who).join(", ") });
     default:
