@@ -126,7 +126,7 @@ COUNTED = {
     # the same for one and for many)
     "vgw.sum_gold": "n",
     "vgw.sum_beer": "n",
-    "vgw.sum_draw": "total",
+    "vgw.sum_draw": "draw",
     "vgw.attack_sum": "cards",
     "vgw.defend.question": "cards",
     "vgw.you.successes": "n",

@@ -22,7 +22,7 @@ from .test_catalogs import LANGUAGES, catalog, placeholders, plural_forms
 COUNTS = {
     "n", "count", "cost", "have", "max", "min", "seated", "free", "total", "vikings", "left",
     "amulets", "gold", "beer", "draw", "taverns", "done", "favours", "missions", "shields",
-    "points", "stock", "mark", "reward", "of",
+    "points", "stock", "mark", "reward", "of", "hand",
 }  # fmt: skip
 # A label's number never counts things, so no word agrees with it.
 LABELS = {
@@ -56,6 +56,7 @@ WORDS = {
     "players",  # a range of players in figures, such as 3 to 6
     "minutes",  # a range of minutes in figures, such as 45 to 60
     "time",  # a duration already in words: "5 minutes"
+    "what", "before", "after",  # a corrected thing, and its values in figures or "on"/"off"
 }  # fmt: skip
 # Placeholders that hold a number in some strings and words in others: where they are not words.
 MIXED: dict[str, dict[str, str]] = {

@@ -28,6 +28,15 @@ Cases = list[tuple[tuple[str, dict[str, Any] | str], str]]
 
 EXPECTED: dict[str, Cases] = {
     "en": [
+        # Vikings Gone Wild: a Drakkar's kept card is not drawn; it is in hand (W2.3, W2.8)
+        (
+            ("vgw.production_line", {"gold": 0, "beer": 1, "draw": 7, "hand": 8}),
+            "produce 0 gold, 1 beer; draw 7: 8 cards in hand",
+        ),
+        (
+            ("vgw.sum_draw", {"taverns": 2, "kept": 1, "draw": 7, "hand": 8}),
+            "draw 5 + 2 Taverns = 7 cards; with 1 card kept by a Drakkar, 8 cards in hand",
+        ),
         (
             ("fight.swap_cost", {"n": 1, "amulets": 5}),
             "Costs 1 amulet, that is 1 point at the end. You have 5.",
@@ -72,6 +81,12 @@ EXPECTED: dict[str, Cases] = {
         ),
     ],
     "fr": [  # French counts 0 and 1 as one
+        # the print: « il a 8 cartes en main (5 + 2 Tavernes + 1 qu'il a gardé) »
+        (
+            ("vgw.sum_draw", {"taverns": 2, "kept": 1, "draw": 7, "hand": 8}),
+            "piochez 5 + 2 Tavernes = 7 cartes\u00a0; avec 1 carte gardée par un Drakkar, 8 cartes"
+            " en main",
+        ),
         (("table.draw_pile", {"n": 0}), "Talon\u00a0: 0 carte"),
         (("table.draw_pile", {"n": 2}), "Talon\u00a0: 2 cartes"),
         (

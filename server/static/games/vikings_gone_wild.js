@@ -61,13 +61,14 @@ export function numbersWords(n) {
 }
 
 /** A seat's production and draw with its arithmetic (W2.2, W2.3):
- * {line: "produce 2 gold, 1 beer; draw 7", sums: ["5 + 1 Tavern + 1 kept = 7"]}. */
+ * {line: "produce 2 gold, 1 beer; draw 6: 7 in hand", sums: [..., "draw 5 + 1 Tavern = 6 cards; with 1 card
+ * kept by a Drakkar, 7 in hand"]}: the kept card does not count in the draw (W2.3, W2.8). */
 export function productionWords(fig) {
-  const line = t("vgw.production_line", { gold: fig.gold, beer: fig.beer, draw: fig.draw + fig.kept });
+  const line = t("vgw.production_line", { gold: fig.gold, beer: fig.beer, draw: fig.draw, hand: fig.draw + fig.kept });
   const sums = [
     t("vgw.sum_gold", { n: fig.gold }),
     t("vgw.sum_beer", { n: fig.beer }),
-    t("vgw.sum_draw", { taverns: fig.taverns, kept: fig.kept, total: fig.draw + fig.kept }),
+    t("vgw.sum_draw", { taverns: fig.taverns, kept: fig.kept, draw: fig.draw, hand: fig.draw + fig.kept }),
   ];
   return { line, sums };
 }
