@@ -10,8 +10,8 @@ import {
   endMark, errorWords, kindName, logLine, numbersWords, phaseName, productionWords, resourceName, amountOf,
 } from "/static/games/vikings_gone_wild.js";
 import {
-  act, actionButton, finalScores, me, msg, name, online, openSheet, render, seats, send, showToast, tableStep, ui,
-  waiting,
+  act, actionButton, finalScores, me, msg, name, online, openSheet, present, render, seats, send, showToast, strip,
+  tableStep, ui, waiting,
 } from "../page.js";
 
 document.head.append(h("link", { rel: "stylesheet", href: new URL("./vikings_gone_wild.css", import.meta.url).href }));
@@ -30,6 +30,7 @@ const local = {
   swapSlot: null,
   kept: { open: false, card: null, numbers: null }, // the host's editor of the kept numbers
   declining: false, // "no defence" tapped once: the second tap declines
+  bonusName: {}, // names typed for the bonus cards the print does not name (D20)
   // the host's correction of a score or a marker
   fix: { open: false, seat: 0, what: "score", building: 0, value: "", reason: "" },
 };
@@ -84,6 +85,13 @@ function prompt(g) {
   const pub = g.public;
   const mine = pub.active.includes(me());
   switch (pub.phase) {
+    case "table_bonus":
+      if (mine) return bonusLaying(pub, (action) => act(action));
+      // a bot, or an absent start player: the host says which cards lie on the table for them
+      return h("div", {}, waiting(t("vgw.you.wait_bonus_cards", { name: name(pub.first) })),
+        msg.you.host && !present(pub.first) ? h("section", { class: "panel" },
+          h("p", {}, t("vgw.bonus_cards.host_enters", { name: name(pub.first) })),
+          bonusLaying(pub, (action) => send("proxy", { seat: pub.first, action: strip(action) }))) : null);
     case "missions":
       return mine ? missionChoice(true) : waiting(t("vgw.you.wait_missions", { names: pub.active.map(name).join(", ") }));
     case "production":
@@ -475,6 +483,39 @@ function endPanel(g) {
     nextButton(g.public.last_turn ? t("vgw.next.bonus") : t("vgw.next.turn")));
 }
 
+// -- the bonus cards on the table (W1.3, D20) ------------------------------------------------------
+
+/** Which 4 bonus cards lie on the table (the start player's, or the host's for them through
+ * ``run``): tap each (again to take it off), or the print's first-game set in one tap; a card the
+ * print does not name gets its name here. */
+function bonusLaying(pub, run) {
+  const laid = pub.bonus;
+  const four = laid.length === 4;
+  const tap = (action, label, attrs = {}) => h("button", {
+    ...attrs, disabled: busy(), "data-action": JSON.stringify(action), onclick: () => run(action) }, label);
+  const rows = pub.bonus_cards.map((id) => {
+    const on = laid.includes(id);
+    const naming = pub.unnamed.includes(id);
+    return h("li", { class: "vgw-bonus-card", "data-bonus-card": id },
+      h("button", { class: on ? "chosen" : "", disabled: busy() || (!on && four), "data-lay": id,
+        onclick: () => run(on ? { type: "unlay_bonus", card: id, undo: true } : { type: "lay_bonus", card: id }) },
+      on ? "✓ " : "○ ", bonusName(id, pub)),
+      naming ? h("span", { class: "row-tools" },
+        h("input", { id: `vgw-name-${id}`, type: "text", maxlength: 24, placeholder: t("vgw.bonus_cards.name_placeholder"),
+          value: local.bonusName[id] ?? "", oninput: (e) => { local.bonusName[id] = e.target.value; } }),
+        h("button", { class: "small", disabled: busy(), "data-name-bonus": id, onclick: () => run({ type: "name_bonus", card: id, name: local.bonusName[id] || "" }) },
+          t("vgw.bonus_cards.name"))) : null);
+  });
+  return h("section", { class: "panel vgw-prompt", "data-prompt": "table_bonus" },
+    h("h2", {}, t("vgw.bonus_cards.title")),
+    h("p", {}, t("vgw.bonus_cards.help", { n: laid.length })),
+    !laid.length && pub.first_game.length
+      ? tap({ type: "first_game_bonus" }, t("vgw.bonus_cards.first_game", { names: pub.first_game.map((id) => bonusName(id, pub)).join(", ") }), { class: "wide" })
+      : null,
+    h("ul", { class: "vgw-bonus-cards" }, rows),
+    four ? tap({ type: "bonus_laid" }, t("vgw.bonus_cards.done"), { class: "primary wide" }) : null);
+}
+
 // -- the end: bonus cards and the tie-break (W9.4-W9.7) -------------------------------------------
 
 function bonusChoice(pub) {
@@ -484,12 +525,12 @@ function bonusChoice(pub) {
     h("div", { class: "options" }, pub.bonus.map((id, k) => h("button", {
       class: `option ${local.claims[k] ? "chosen" : ""}`, "data-bonus": id, "aria-pressed": local.claims[k] ? "true" : "false",
       onclick: () => { local.claims[k] = !local.claims[k]; render(); },
-    }, local.claims[k] ? "✓ " : "○ ", bonusName(id)))),
+    }, local.claims[k] ? "✓ " : "○ ", bonusName(id, pub)))),
     h("button", { class: "primary wide", id: "vgw-claim", disabled: busy(), onclick: () => act({ type: "bonus", meets: [...local.claims] }) }, t("vgw.you.claim")));
 }
 
 function tiebreakChoice(pub) {
-  const card = bonusName(pub.tiebreak.card);
+  const card = bonusName(pub.tiebreak.card, pub);
   return h("section", { class: "panel vgw-prompt", "data-prompt": "tiebreak" },
     h("h2", {}, t("vgw.tiebreak_title")), h("p", {}, t("vgw.you.tiebreak", { card })),
     h("div", { class: "button-row" },
@@ -502,7 +543,7 @@ function bonusResult(pub) {
   return h("section", { class: "panel vgw-bonus-result" }, h("h3", {}, t("vgw.bonus_title")),
     h("ul", {}, pub.bonus.map((id, k) => {
       const met = claims.map((c, s) => (c && c[k] ? s : null)).filter((s) => s !== null);
-      return h("li", {}, h("strong", {}, bonusName(id)), ": ", met.length ? met.map(name).join(", ") : t("vgw.nobody"));
+      return h("li", {}, h("strong", {}, bonusName(id, pub)), ": ", met.length ? met.map(name).join(", ") : t("vgw.nobody"));
     })));
 }
 

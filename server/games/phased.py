@@ -76,6 +76,8 @@ class PhasedState:
     # what the host may do as the table in any phase (a correction of what the game keeps), apart
     # from NEXT: never listed among the table's actions, and declared in the game's spec
     HOST_ACTIONS: ClassVar[Mapping[str, Handler[Any]]] = {}
+    # fields added after games were stored, each with the value such an older game has
+    LATER_FIELDS: ClassVar[Mapping[str, Any]] = {}
 
     n: int
     version: int
@@ -184,6 +186,7 @@ class PhasedState:
         """Restore a state written by :meth:`to_dict`."""
         if not isinstance(data, Mapping) or data.get("game") != cls.game:
             raise IllegalAction("bad_state", f"This is not a saved game of {cls.title}.")
+        data = {**cls.LATER_FIELDS, **data}
         missing = [name for name in cls.FIELDS_ORDER if name not in data]
         if missing:
             raise IllegalAction("bad_state", f"The saved state lacks {missing[0]!r}.")

@@ -14,7 +14,7 @@ import { fingerprintMark, msg, name, seats, token, url } from "../page.js";
 
 document.head.append(h("link", { rel: "stylesheet", href: new URL("./vikings_gone_wild.css", import.meta.url).href }));
 
-const WHY = ["attacks", "rewards", "defence", "undead", "missions", "storage", "town_hall", "bonus"];
+const WHY = ["attacks", "rewards", "defence", "undead", "missions", "storage", "town_hall", "bonus", "correction"];
 
 function gameScreen(pub) {
   return [
@@ -121,7 +121,7 @@ function bonusPanel(pub) {
   const rows = pub.bonus.map((id, k) => {
     const met = claims ? claims.map((c, s) => (c && c[k] ? s : null)).filter((s) => s !== null) : null;
     const share = met && met.length ? ({ 1: 6, 2: 3, 3: 2, 4: 1 })[met.length] : 0;
-    return h("li", { "data-bonus": id }, h("strong", {}, bonusName(id)),
+    return h("li", { "data-bonus": id }, h("strong", {}, bonusName(id, pub)),
       met === null ? null : [": ", met.length ? [met.map((s) => token(s)), " ", t("vgw.table.split", { points: share, n: met.length })] : t("vgw.nobody")]);
   });
   const tb = pub.tiebreak;
@@ -129,7 +129,7 @@ function bonusPanel(pub) {
     h("h2", {}, t("vgw.bonus_title")),
     h("ul", {}, rows),
     pub.phase === "bonus" ? h("p", { class: "muted" }, t("vgw.table.answered", { n: pub.seats.filter((s) => s.answered).length, of: pub.players })) : null,
-    tb && tb.drawn.length ? h("p", {}, t("vgw.table.tiebreak", { cards: tb.drawn.map(bonusName).join(", "), names: tb.tied.map(name).join(", ") })) : null);
+    tb && tb.drawn.length ? h("p", {}, t("vgw.table.tiebreak", { cards: tb.drawn.map((id) => bonusName(id, pub)).join(", "), names: tb.tied.map(name).join(", ") })) : null);
 }
 
 function logPanel(pub) {
@@ -153,7 +153,7 @@ function scoreTable(result) {
     pub ? h("ul", { class: "vgw-final-bonus" }, pub.bonus.map((id, k) => {
       const met = (pub.claims || []).map((c, s) => (c && c[k] ? s : null)).filter((s) => s !== null);
       const share = ({ 1: 6, 2: 3, 3: 2, 4: 1 })[met.length] || 0;
-      return h("li", {}, h("strong", {}, bonusName(id)), ": ", met.length
+      return h("li", {}, h("strong", {}, bonusName(id, pub)), ": ", met.length
         ? [met.map((s) => (result.seats[s] || {}).name).join(", "), " ", t("vgw.table.split", { points: share, n: met.length })]
         : t("vgw.nobody"));
     })) : null);

@@ -48,6 +48,11 @@ def test_next_moves_through_the_phases_and_the_turns_with_their_lights(rig: Rig)
     anna, bob, cara = phones
     assert anna.send("set_game", game="vikings_gone_wild")["ok"]
     rig.press(NEXT)  # the lobby is ready: NEXT starts the game
+    assert public(rig)["phase"] == "table_bonus"
+    assert lights(rig) == [FAST, ON, ON]  # Anna, the start player, lays the bonus cards (W1.3)
+    rig.press(NEXT)  # NEXT does not lay them
+    assert public(rig)["phase"] == "table_bonus"
+    act(rig, anna, type="first_game_bonus")
     assert public(rig)["phase"] == "missions"
     assert lights(rig) == [SLOW, SLOW, SLOW]  # each enters their first missions (W1.2)
     assert rig.colour() == (COLOURS["act"], ON)
@@ -107,6 +112,7 @@ def test_the_buzzer_sounds_at_the_favour_spaces_and_the_end_mark(
     anna, bob = phones
     assert anna.send("set_game", game="vikings_gone_wild")["ok"]
     rig.press(NEXT)
+    act(rig, anna, type="first_game_bonus")
     for phone in phones:
         for _ in range(2):
             act(rig, phone, type="take_mission", name="", points=1)

@@ -29,6 +29,8 @@ def test_next_waits_and_the_host_moves_on_after_confirming(
     host = anna.page
     tap_until(host, "[data-game=vikings_gone_wild]", "document.querySelector('[data-end-mark]')")
     tap_until(host, "#start", "document.body.dataset.status === 'playing'")
+    # Anna, the start player, lays the first game's bonus cards (W1.3)
+    tap_until(host, "[data-action*=first_game_bonus]", "document.body.dataset.phase === 'missions'")
     for phone in (anna, bob):
         for _ in range(2):
             tap_until(phone.page, TAKE, f"document.body.dataset.version > {phone_version(phone)}")

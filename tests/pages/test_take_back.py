@@ -28,6 +28,8 @@ def test_the_host_takes_back_a_move_and_every_screen_says_what(
     host = anna.page
     tap_until(host, "[data-game=vikings_gone_wild]", "document.querySelector('[data-end-mark]')")
     tap_until(host, "#start", "document.body.dataset.status === 'playing'")
+    # Anna, the start player, lays the first game's bonus cards (W1.3)
+    tap_until(host, "[data-action*=first_game_bonus]", "document.body.dataset.phase === 'missions'")
     version = int(bob.page.evaluate("document.body.dataset.version"))
     tap_until(bob.page, TAKE, f"document.body.dataset.version > {version}")  # Bob's mission
 

@@ -32,6 +32,8 @@ def test_the_host_corrects_a_score_with_a_reason_the_log_shows(
     host = anna.page
     tap_until(host, "[data-game=vikings_gone_wild]", "document.querySelector('[data-end-mark]')")
     tap_until(host, "#start", "document.body.dataset.status === 'playing'")
+    # Anna, the start player, lays the first game's bonus cards (W1.3)
+    tap_until(host, "[data-action*=first_game_bonus]", "document.body.dataset.phase === 'missions'")
     for phone in (anna, bob):
         for _ in range(2):
             tap_until(phone.page, TAKE, f"document.body.dataset.version > {version(phone)}")

@@ -62,4 +62,4 @@ def test_vikings_gone_wild_end_mark_and_numbers_set_by_an_earlier_version(
             {"kind": "set_card_numbers", "card": "gold_mine", "numbers": {}},  # taken away (D1)
         ],
     )
-    assert options == {"end_mark": 50, "numbers": {"tavern": TAVERN}}
+    assert options == {"end_mark": 50, "numbers": {"tavern": TAVERN}, "bonus_names": {}}

@@ -201,7 +201,7 @@ def test_the_host_picks_the_game_among_those_with_pages(longhall: Longhall) -> N
         "max_players": 4,  # W0.1
         "minutes": [45, 45],
         "bots": ["greedy", "random"],
-        "options": ["end_mark", "numbers"],  # W9.2; the card numbers kept (D1)
+        "options": ["end_mark", "numbers", "bonus_names"],  # W9.2; kept at the table (D1, D20)
         "table_facts": True,  # the table display shows them
     }
     assert anna.send("set_game", game="carcassonne")["error"]["code"] == "unknown_game"

@@ -28,6 +28,7 @@ def vgw_players_phase(lh: Longhall) -> tuple[Client, Client]:
     anna, bob = seated(lh, ["Anna", "Bob"])
     assert anna.send("set_game", game="vikings_gone_wild")["ok"]
     assert anna.send("start")["ok"]
+    assert anna.act(type="first_game_bonus")["ok"]  # the start player lays the bonus cards (W1.3)
     for phone in (anna, bob):
         for _ in range(2):
             assert phone.act(type="take_mission", name="", points=1)["ok"]
@@ -76,7 +77,8 @@ def test_storage_waits_for_the_player_with_beer_to_store_w2_5(longhall: Longhall
 
 def test_the_host_moves_on_after_confirming_and_the_log_says_so(longhall: Longhall) -> None:
     anna, bob = vgw_players_phase(longhall)
-    assert anna.send("end_game")["ok"] and anna.send("start")["ok"]  # a fresh game: missions
+    assert anna.send("end_game")["ok"] and anna.send("start")["ok"]  # a fresh game
+    assert anna.act(type="first_game_bonus")["ok"]
     assert public(anna)["phase"] == "missions" and public(anna)["active"] == [0, 1]
     assert bob.send("move_on")["error"]["code"] == "host_only"
     nothing = anna.send("move_on")["error"]  # the missions have no table step: only players'

@@ -58,8 +58,9 @@ def test_the_end_mark_is_chosen_in_the_lobby_and_played_w9_2_d19(tmp_path: Path)
         # another game's option is refused: each game has its own
         deck = anna.send("set_option", option="deck", value="physical")["error"]
         assert deck["code"] == "bad_option"
-        assert anna.last()["table"]["options"] == {"end_mark": 40, "numbers": {}}
+        assert anna.last()["table"]["options"] == {"end_mark": 40, "numbers": {}, "bonus_names": {}}
         assert anna.send("start")["ok"]
+        assert anna.act(type="first_game_bonus")["ok"]  # W1.3
         assert public(cara)["end_mark"] == 40  # W9.2: the variant, with 3 players
         assert anna.send("end_game")["ok"]
         assert anna.send("set_option", option="end_mark", value=0)[
@@ -67,6 +68,7 @@ def test_the_end_mark_is_chosen_in_the_lobby_and_played_w9_2_d19(tmp_path: Path)
         ]  # back to the print's default
         assert anna.last()["table"]["options"]["end_mark"] == 0
         assert anna.send("start")["ok"]
+        assert anna.act(type="first_game_bonus")["ok"]  # W1.3
         assert public(cara)["end_mark"] == 30  # W9.1
         assert (
             anna.send("set_option", option="end_mark", value=50)["error"]["code"] == "game_running"
@@ -80,6 +82,7 @@ def test_card_numbers_are_kept_across_games_and_a_restart_d1(tmp_path: Path) -> 
     anna, bob = seated(lh, ["Anna", "Bob"])
     assert anna.send("set_game", game="vikings_gone_wild")["ok"]
     assert anna.send("start")["ok"]
+    assert anna.act(type="first_game_bonus")["ok"]  # W1.3
     to_players_phase(anna, bob)
     assert public(anna)["numbers"] == {}  # nothing entered: nothing offered, nothing guessed
     assert anna.act(type="card_numbers", card="town_hall_1", **HALL)["ok"]
@@ -101,6 +104,7 @@ def test_card_numbers_are_kept_across_games_and_a_restart_d1(tmp_path: Path) -> 
         assert public(anna)["numbers"] == {"town_hall_1": HALL}  # the game goes on with them
         assert anna.send("end_game")["ok"]
         assert anna.send("start")["ok"]
+        assert anna.act(type="first_game_bonus")["ok"]  # W1.3
         to_players_phase(anna, bob)
         # the next game offers them: the attack on a town hall needs no entry first
         assert public(bob)["numbers"] == {"town_hall_1": HALL}
@@ -142,6 +146,7 @@ def test_the_host_edits_and_clears_the_kept_numbers_d1(tmp_path: Path) -> None:
         assert keep(anna, "brewery", {})["ok"]  # cleared
         assert anna.last()["table"]["options"]["numbers"] == {"town_hall_1": edited}
         assert anna.send("start")["ok"]
+        assert anna.act(type="first_game_bonus")["ok"]  # W1.3
         to_players_phase(anna, bob)
         assert public(anna)["numbers"] == {"town_hall_1": edited}
         # the host may correct a number during a game: it is kept for the next games
@@ -164,3 +169,27 @@ def test_only_the_host_corrects_and_only_with_the_game_s_own_host_actions(
     view = public(bob)
     assert view["seats"][1]["score"] == 3 and view["current"] == 0
     assert view["log"][-1]["e"] == "corrected"
+
+
+def test_the_host_lays_the_bonus_cards_for_a_bot_start_player_w1_3(longhall: Longhall) -> None:
+    (anna,) = seated(longhall, ["Anna"])
+    assert anna.send("set_game", game="vikings_gone_wild")["ok"]
+    assert anna.send("add_bot", bot="greedy")["ok"]
+    assert anna.send("set_start_player", seat=1)["ok"]
+    assert anna.send("start")["ok"]
+    view = public(anna)
+    assert (view["phase"], view["active"]) == ("table_bonus", [1])
+    # which cards lie on the table is for the people there: the bot waits for the host
+    lay = {"type": "lay_bonus", "card": "explorer"}
+    assert anna.act(**lay)["error"]["code"] == "not_your_turn"
+    assert anna.send("proxy", seat=1, action=lay)["ok"]
+    name = {"type": "name_bonus", "card": "bonus_7", "name": "Trader"}
+    assert anna.send("proxy", seat=1, action=name)["ok"]
+    for card in ("bonus_7", "miner", "builder"):
+        assert anna.send("proxy", seat=1, action={"type": "lay_bonus", "card": card})["ok"]
+    assert anna.send("proxy", seat=1, action={"type": "bonus_laid"})["ok"]
+    view = public(anna)
+    assert view["phase"] == "missions" and view["bonus_names"] == {"bonus_7": "Trader"}
+    assert view["bonus"] == ["explorer", "bonus_7", "miner", "builder"]
+    # the name is kept at the table for its next games (D20)
+    assert anna.last()["table"]["options"]["bonus_names"] == {"bonus_7": {"name": "Trader"}}

@@ -18,6 +18,8 @@ from .setup import configure, earlier_numbers
 from .state import WildState, new_game
 from .view import commitments, private_view, public_view, resample_hidden
 
+BONUS_ACTIONS = ("lay_bonus", "unlay_bonus", "first_game_bonus", "bonus_laid", "name_bonus")
+
 SPEC = GameSpec(
     name="vikings_gone_wild",
     title="Vikings Gone Wild",
@@ -44,6 +46,8 @@ SPEC = GameSpec(
             ),
             # the numbers printed only on the cards, entered in earlier games, by card (D1)
             Entries("numbers", ("no_numbers", "No numbers are kept for that card.")),
+            # the group's names for the bonus cards the print does not name (D20)
+            Entries("bonus_names", ("no_bonus_name", "No name is kept for that bonus card.")),
         ),
         table_facts=True,  # the end mark and the numbers kept, on the table display
         earlier={
@@ -57,8 +61,14 @@ SPEC = GameSpec(
     resample_hidden=resample_hidden,
     check_invariants=check_invariants,
     commitments=commitments,
-    kept=lambda st: {"numbers": dict(st.numbers)},  # D1: offered again in the next games
+    kept=lambda st: {  # D1, D20: offered again in the next games
+        "numbers": dict(st.numbers),
+        "bonus_names": {card: {"name": name} for card, name in st.bonus_names.items()},
+    },
     host_actions=frozenset({"correct"}),  # a score or a marker set right, with a reason
+    # which bonus cards lie on the table: what only the people at the table see (W1.3, D20)
+    proxy_actions=frozenset(BONUS_ACTIONS),
+    host_enters=frozenset(BONUS_ACTIONS),
 )
 
 __all__ = ["SPEC", "WildState", "new_game"]

@@ -48,6 +48,8 @@ class GreedyBot:
             by_type.setdefault(action["type"], []).append(action)
         if st.phase == "players":
             return self._turn(st, seat, by_type)
+        if "first_game_bonus" in by_type:  # the print's advice for the cards on the table
+            return by_type["first_game_bonus"][0]
         if "defend" in by_type:
             return max(by_type["defend"], key=lambda a: (a["value"], -a["cards"]))
         if "take_mission" in by_type:

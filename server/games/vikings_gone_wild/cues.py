@@ -1,6 +1,7 @@
 """What the table's lights and buzzer show of Vikings Gone Wild, from its public view alone.
 
-In the players' phase only the player whose turn it is is lit (W2.4); during an attack the
+The start player's light blinks fast while they lay out the bonus cards (W1.3). In the players'
+phase only the player whose turn it is is lit (W2.4); during an attack the
 defender's light blinks fast beside it (W5.2); where several players answer (missions, storage,
 the bonus cards) those the game waits for blink slowly; where only NEXT moves on, every seat is
 on. Two beeps when a player reaches a favour space (W8.1), even defending, and a long one when
@@ -15,6 +16,7 @@ from ..cues import Cues, Indicator, Light
 
 INDICATOR: dict[str, Indicator] = {
     "setup": "act",
+    "table_bonus": "act",  # the start player lays out the bonus cards
     "missions": "act",  # each player enters their first missions
     "production": "next",  # press NEXT
     "draw": "next",  # a mission may be drawn, then NEXT
@@ -36,6 +38,8 @@ def lights(public: dict[str, Any]) -> tuple[list[Light], Indicator]:
         if phase in ("players", "defend"):
             defender = attack is not None and attack["target"] == i
             out.append(Light.FAST if defender else Light.ON if i == current else Light.OFF)
+        elif phase == "table_bonus":  # the game waits for the start player alone
+            out.append(Light.FAST if i in active else Light.ON)
         else:
             out.append(Light.SLOW if i in active else Light.ON)
     return out, INDICATOR.get(phase, "act")

@@ -62,6 +62,9 @@ def check_invariants(st: WildState) -> list[str]:
         problems.append(f"a current player in the {st.phase} phase")
     drawn = st.tiebreak["drawn"] if st.tiebreak is not None else []
     everything = sorted([*st.bonus, *st.box, *drawn])
-    if everything != sorted(cards["bonuses"]) or len(st.bonus) != R.BONUS_IN_PLAY:  # W0.5
+    if st.phase == "table_bonus":  # being laid on the table (W1.3): the box is not made yet
+        if len(set(st.bonus)) != len(st.bonus) or not set(st.bonus) <= set(cards["bonuses"]):
+            problems.append("bonus cards laid twice or unknown")
+    elif everything != sorted(cards["bonuses"]) or len(st.bonus) != R.BONUS_IN_PLAY:  # W0.5
         problems.append("bonus cards lost or doubled")
     return problems

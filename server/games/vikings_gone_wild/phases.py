@@ -1,5 +1,6 @@
 """The turn's structure in one table: who acts in each phase, what they may do, what follows.
 
+``table_bonus``: the start player says which 4 bonus cards lie on the table (W1.3, D20);
 ``missions``: each player enters their two first missions (W1.2); ``production`` (W2.2) and
 ``draw`` (W2.3, W7.2) wait for the NEXT button; ``players``: one player after another from the
 first player (W2.4), ``defend`` while an attack waits for the defender's answer (W5.2, D3);
@@ -10,14 +11,28 @@ totals, ``tiebreak`` (W9.6).
 from __future__ import annotations
 
 from .. import phased
-from . import scoring, turn
+from . import bonus_cards, scoring, turn
 from .state import WildState
 
 Phase = phased.Phase[WildState]
 
 
 _PHASE_LIST = [
-    Phase("setup", "W1", follows=("missions",)),
+    Phase("setup", "W1", follows=("table_bonus", "missions")),
+    Phase(
+        "table_bonus",
+        "W1.3 D20",
+        follows=("missions",),
+        actors=bonus_cards.actors,
+        legal=bonus_cards.legal,
+        handlers={
+            "lay_bonus": bonus_cards.lay,
+            "unlay_bonus": bonus_cards.unlay,
+            "first_game_bonus": bonus_cards.first_game,
+            "bonus_laid": bonus_cards.laid,
+            "name_bonus": bonus_cards.name,
+        },
+    ),
     Phase(
         "missions",
         "W1.2",

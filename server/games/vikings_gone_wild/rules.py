@@ -152,6 +152,8 @@ def validate_cards(data: object) -> dict[str, Any]:
         "buildings": counts,
         "bonuses": ids,
         "first_game": first,
+        # the cards whose name the print does not give: the group names them (D20)
+        "unnamed": [b["id"] for b in bonuses if not b.get("name")],
         "missions": {"count": total, "names": names},
         "favours": count,
         "numbers": numbers,

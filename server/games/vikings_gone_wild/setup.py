@@ -21,13 +21,17 @@ def configure(
     colours: list[str] | None,
 ) -> dict[str, Any]:
     """A new game's config from the lobby: the first player (W1.5), the end mark the host chose
-    (0: the printed one for this many players, W9.1), the card numbers the table kept from
-    earlier games (D1) and the card data of the data file ``cards`` (W0)."""
+    (0: the printed one for this many players, W9.1), the card numbers and the bonus cards' names
+    the table kept from earlier games (D1, D20), the card data of the data file ``cards`` (W0),
+    and the bonus cards as the start player lays them on the table (W1.3)."""
     config: dict[str, Any] = {
         "players": players,
         "first_player": start_player,
+        "bonus": "table",
         "cards": data["cards"],
     }
+    if options["bonus_names"]:
+        config["bonus_names"] = {card: e["name"] for card, e in options["bonus_names"].items()}
     if options["end_mark"]:
         config["end_mark"] = options["end_mark"]
     if options["numbers"]:
@@ -50,11 +54,13 @@ def normalise_config(config: Mapping[str, Any]) -> dict[str, Any]:
     """Check a game config and return it complete, or raise ``bad_config``.
 
     ``players`` (2-4); ``first_player`` (the seat with the first-player token, W1.5; default 0);
-    ``end_mark`` (W9.1, W9.2, D19; default by the number of players); ``bonus``: ``"random"``
-    (W1.3) or ``"first_game"`` (the print's advice); ``cards``: the card data, from the house file
-    or a group's own copy; ``numbers``: card numbers a group entered before (D1), by card.
+    ``end_mark`` (W9.1, W9.2, D19; default by the number of players); ``bonus``: ``"table"``
+    (the start player says which lie on the table, W1.3), ``"random"`` (Longhall draws them, for
+    games without a table) or ``"first_game"`` (the print's advice); ``bonus_names``: the
+    group's names for the cards the print does not name (D20); ``cards``: the card data, from the
+    house file or a group's own copy; ``numbers``: card numbers a group entered before (D1).
     """
-    known = {"players", "first_player", "end_mark", "bonus", "cards", "numbers"}
+    known = {"players", "first_player", "end_mark", "bonus", "bonus_names", "cards", "numbers"}
     n = check_config(config, known, "Vikings Gone Wild", (R.MIN_PLAYERS, R.MAX_PLAYERS), "W0.1")
     first = config.get("first_player", 0)
     if type(first) is not int or not 0 <= first < n:
@@ -70,10 +76,11 @@ def normalise_config(config: Mapping[str, Any]) -> dict[str, Any]:
             reason="end_mark",
         )
     bonus = config.get("bonus", "random")
-    if bonus not in ("random", "first_game"):
+    if bonus not in ("table", "random", "first_game"):
         raise IllegalAction(
             "bad_config",
-            "The bonus cards are drawn at random or set for a first game (W1.3).",
+            "The bonus cards are the ones on the table, drawn at random or set for a first game"
+            " (W1.3).",
             reason="bonus",
         )
     if "cards" not in config:
@@ -108,11 +115,22 @@ def normalise_config(config: Mapping[str, Any]) -> dict[str, Any]:
             )
         numbers[card] = dict(entry)
     cards["numbers"] = numbers
+    names = config.get("bonus_names", {})
+    if not isinstance(names, Mapping) or any(
+        card not in cards["unnamed"] or type(name) is not str or not 0 < len(name) <= 24
+        for card, name in names.items()
+    ):
+        raise IllegalAction(
+            "bad_config",
+            "The names kept for bonus cards are not valid (D20).",
+            reason="bonus_names",
+        )
     return {
         "players": n,
         "first_player": first,
         "end_mark": mark,
         "bonus": bonus,
+        "bonus_names": dict(names),
         "cards": cards,
     }
 
@@ -157,19 +175,24 @@ def setup(config: Mapping[str, Any], seed: int) -> WildState:
     st.attack = None
     st.last_attack = None
     st.last_turn = False
-    # W1.3: Longhall draws the 4 bonus cards; the rest stay in the box in a hidden order (D17).
-    pool = list(cards["bonuses"])
-    rng.shuffle(pool)
-    if cfg["bonus"] == "first_game":
-        st.bonus = list(cards["first_game"])
-        st.box = [b for b in pool if b not in st.bonus]
-    else:
-        st.bonus, st.box = pool[: R.BONUS_IN_PLAY], pool[R.BONUS_IN_PLAY :]
+    st.bonus_names = dict(cfg["bonus_names"])  # D20: kept at the table from earlier games
+    # W1.3: the start player says which 4 bonus cards lie on the table (``table``); without a
+    # table (a simulation) Longhall draws them, or lays the first game's; the rest stay in the
+    # box in a hidden order (D17)
+    st.bonus, st.box = [], []
+    if cfg["bonus"] != "table":
+        pool = list(cards["bonuses"])
+        rng.shuffle(pool)
+        if cfg["bonus"] == "first_game":
+            st.bonus = list(cards["first_game"])
+            st.box = [b for b in pool if b not in st.bonus]
+        else:
+            st.bonus, st.box = pool[: R.BONUS_IN_PLAY], pool[R.BONUS_IN_PLAY :]
     st.claims = [None] * n
     st.tiebreak = None
     st.undo_stack = []
     st.log = []
     st.result = None
     st.record("setup", bonus=list(st.bonus), first=st.first, end_mark=cfg["end_mark"])
-    st.goto("missions")
+    st.goto("table_bonus" if cfg["bonus"] == "table" else "missions")
     return st

@@ -49,6 +49,11 @@ ACTION_SHAPES: Shapes = {
     "keep": {"cards": NUMBER},
     "bonus": {"meets": Items(Scalar(), 16)},  # one answer per bonus card in play
     "tiebreak": {"meets": Flag()},
+    "lay_bonus": {"card": CARD},
+    "unlay_bonus": {"card": CARD},
+    "first_game_bonus": {},
+    "bonus_laid": {},
+    "name_bonus": {"card": CARD, "name": CARD},
     # the host's correction of what Longhall keeps (the cards stay on the table)
     "correct": {
         "seat": NUMBER,
@@ -119,6 +124,7 @@ class WildState(PhasedState):
         "last_turn",
         "bonus",
         "box",
+        "bonus_names",
         "claims",
         "tiebreak",
         "undo_stack",
@@ -153,6 +159,7 @@ class WildState(PhasedState):
     last_turn: bool  # W9.3
     bonus: list[str]  # the 4 bonus cards in play (W1.3)
     box: list[str]  # the bonus cards left in the box, in a hidden order (D17)
+    bonus_names: dict[str, str]  # the group's names for the cards the print does not name (D20)
     claims: list[list[bool] | None]  # per seat: which bonus cards it meets (W9.4)
     tiebreak: dict[str, Any] | None  # W9.6
     undo_stack: list[dict[str, Any]]  # D15
@@ -270,3 +277,4 @@ from .phases import PHASES  # noqa: E402
 
 WildState.PHASES = PHASES
 WildState.HOST_ACTIONS = {"correct": correct}
+WildState.LATER_FIELDS = {"bonus_names": {}}  # games stored before the group named bonus cards

@@ -104,6 +104,10 @@ def public_view(st: WildState) -> dict[str, Any]:
         "numbers": {card: dict(v) for card, v in sorted(st.numbers.items())},
         "bonus": list(st.bonus),
         "box": len(st.box),
+        "bonus_cards": list(st.config["cards"]["bonuses"]),  # the box's 8 (W0.5)
+        "first_game": list(st.config["cards"]["first_game"]),
+        "unnamed": list(st.config["cards"]["unnamed"]),  # the print gives no name (D20)
+        "bonus_names": dict(st.bonus_names),  # the group's names (D20)
         "claims": [list(c) if c is not None else None for c in st.claims] if done else None,
         "seats": seats,
         "target": st.target,

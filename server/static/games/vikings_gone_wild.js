@@ -28,7 +28,9 @@ export const resourceName = (r) => t(`vgw.resource.${r}`);
 // "3 beer", "2 Bières": an amount of a resource, with the plural its language gives it
 export const amountOf = (n, r) => t(`vgw.amount.${r}`, { n });
 export const phaseName = (phase) => t(`vgw.phase.${phase}`);
-export const bonusName = (id) => t(`vgw.bonus.${id}`);
+/** A bonus card's name: the print's, or the one the group gave a card the print does not name
+ * (D20, ``pub.bonus_names``). */
+export const bonusName = (id, pub) => (pub && pub.bonus_names && pub.bonus_names[id]) || t(`vgw.bonus.${id}`);
 
 /** A building of a seat's village in words: "Tavern" or "town hall (level 2)". */
 export function buildingName(pub, seat, b) {
@@ -95,7 +97,7 @@ function correctedValue(event, value) {
 export function logLine(event, pub, who) {
   switch (event.e) {
     case "setup":
-      return t("vgw.log.setup", { bonus: event.bonus.map(bonusName).join(", "), name: who(event.first), mark: event.end_mark });
+      return t("vgw.log.setup", { bonus: event.bonus.map((id) => bonusName(id, pub)).join(", "), name: who(event.first), mark: event.end_mark });
     case "mission_taken":
       return t("vgw.log.mission_taken", { name: who(event.seat), n: event.held });
     case "production":
@@ -158,14 +160,18 @@ export function logLine(event, pub, who) {
     case "bonus_split":
       return t("vgw.log.bonus_split");
     case "tiebreak_card":
-      return t("vgw.log.tiebreak_card", { card: bonusName(event.card), names: event.tied.map(who).join(", ") });
+      return t("vgw.log.tiebreak_card", { card: bonusName(event.card, pub), names: event.tied.map(who).join(", ") });
     case "tiebreak_answered":
-      return t("vgw.log.tiebreak_answered", { card: bonusName(event.card), names: event.meets.map(who).join(", ") || "—" });
+      return t("vgw.log.tiebreak_answered", { card: bonusName(event.card, pub), names: event.meets.map(who).join(", ") || "—" });
     case "corrected":
       return t("vgw.log.corrected", {
         name: who(event.seat), what: t(`vgw.fix.${event.what}`), reason: event.reason,
         before: correctedValue(event, event.before), after: correctedValue(event, event.after),
       });
+    case "bonus_on_table":
+      return t("vgw.log.bonus_on_table", { bonus: event.bonus.map((id) => bonusName(id, pub)).join(", ") });
+    case "bonus_named":
+      return t("vgw.log.bonus_named", { card: t(`vgw.bonus.${event.card}`), name: event.name });
     case "game_over":
       return t("vgw.log.game_over", { names: event.winners.map(who).join(", ") });
     default:

@@ -29,9 +29,9 @@ NUMBERS: dict[str, dict[str, Any]] = {
 
 
 def new_game(players: int = 3, seed: int = 1, **config: Any) -> WildState:
-    """A new game waiting for the players' first missions (the house card data)."""
-    cfg = default_config("vikings_gone_wild", players)
-    cfg.update(config)
+    """A new game waiting for the players' first missions (the house card data; the bonus cards
+    drawn by Longhall unless ``bonus`` says otherwise: ``table``, the start player lays them)."""
+    cfg = {**default_config("vikings_gone_wild", players), "bonus": "random", **config}
     st = SPEC.new(cfg, seed)
     assert isinstance(st, WildState)
     return st

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from longhall.server.games.api import IllegalAction
-from longhall.server.games.vikings_gone_wild import SPEC
+from longhall.server.games.vikings_gone_wild import SPEC, WildState
 from longhall.server.games.vikings_gone_wild import rules as R
 from longhall.server.table.gamedata import default_config, load_data
 
@@ -93,6 +93,65 @@ def test_four_bonus_cards_drawn_and_shown_from_the_start() -> None:
     assert len(seen) > 1
     st = new_game(3, bonus="first_game")
     assert st.bonus == ["missionary", "builder", "defender", "miner"]
+
+
+def lay(st: Any, *cards: str) -> None:
+    for card in cards:
+        st.apply(st.first, {"type": "lay_bonus", "card": card})
+
+
+def test_the_start_player_says_which_four_bonus_cards_lie_on_the_table_w1_3() -> None:
+    st = new_game(3, first_player=1, bonus="table")
+    assert (st.phase, st.active_seats()) == ("table_bonus", [1])
+    assert SPEC.view(st, None)["public"]["bonus"] == []
+    refused(st, 0, {"type": "lay_bonus", "card": "miner"}, "not_your_turn")
+    lay(st, "explorer", "bonus_6", "miner")
+    refused(st, 1, {"type": "lay_bonus", "card": "miner"}, "bonus_already_laid")
+    refused(st, 1, {"type": "lay_bonus", "card": "joker"}, "not_a_bonus_card")
+    refused(st, 1, {"type": "bonus_laid"}, "bonus_not_four")
+    st.apply(1, {"type": "unlay_bonus", "card": "miner", "undo": True})  # a mis-tap taken back
+    lay(st, "builder", "defender")
+    refused(st, 1, {"type": "lay_bonus", "card": "missionary"}, "bonus_full")
+    assert {"type": "bonus_laid"} in st.legal_actions(1)
+    st.apply(1, {"type": "bonus_laid"})
+    ok(st)
+    assert st.phase == "missions" and st.bonus == ["explorer", "bonus_6", "builder", "defender"]
+    assert sorted(st.box) == ["bonus_7", "bonus_8", "miner", "missionary"]  # the tie-break's (D17)
+
+
+def test_the_first_game_s_cards_in_one_tap_w1_3() -> None:
+    st = new_game(2, bonus="table")
+    assert {"type": "first_game_bonus"} in st.legal_actions(st.first)
+    st.apply(st.first, {"type": "first_game_bonus"})
+    ok(st)
+    assert st.phase == "missions"
+    assert st.bonus == ["missionary", "builder", "defender", "miner"]
+
+
+def test_a_card_the_print_does_not_name_is_named_once_and_kept_d20() -> None:
+    st = new_game(2, bonus="table")
+    first = st.first
+    refused(
+        st, first, {"type": "name_bonus", "card": "miner", "name": "Dwarf"}, "bonus_named_in_print"
+    )
+    refused(st, first, {"type": "name_bonus", "card": "bonus_6", "name": "  "}, "bad_bonus_name")
+    st.apply(first, {"type": "name_bonus", "card": "bonus_6", "name": "  Master   of Ale "})
+    assert SPEC.view(st, None)["public"]["bonus_names"] == {"bonus_6": "Master of Ale"}
+    kept = SPEC.kept(st)["bonus_names"]
+    assert kept == {"bonus_6": {"name": "Master of Ale"}}
+    # the table's next game starts with the name kept
+    again = new_game(2, bonus="table", bonus_names={"bonus_6": "Master of Ale"})
+    assert again.bonus_names == {"bonus_6": "Master of Ale"}
+    with pytest.raises(IllegalAction) as err:
+        new_game(2, bonus_names={"miner": "Dwarf"})
+    assert err.value.code == "bad_config"
+
+
+def test_a_game_stored_before_bonus_cards_were_named_still_loads() -> None:
+    st = new_game(2)
+    data = st.to_dict()
+    del data["bonus_names"]
+    assert WildState.from_dict(data).bonus_names == {}
 
 
 def test_two_one_point_missions_each_kept_secret() -> None:
