@@ -162,38 +162,12 @@ function myTurn(g) {
       actionButton(t("vgw.you.end_turn"), { type: "end_turn" }, { class: "primary" })));
 }
 
-/** The buildings the player may attack now (W4.2-W4.5, D4, D21), from the public view. */
-function attackable(pub, seat) {
-  const others = pub.seats.map((s) => s.seat).filter((s) => s !== seat);
-  let players = others;
-  if (pub.target !== null) players = [pub.target];
-  else {
-    const fresh = others.filter((s) => !pub.seats[s].attacked);
-    if (fresh.length) players = fresh;
-  }
-  // D21: a building that repelled this player this turn is not attacked again
-  const repelled = new Set();
-  let start = -1;
-  pub.log.forEach((e, i) => { if (e.e === "turn_of" && e.seat === seat) start = i; });
-  pub.log.slice(start + 1).forEach((e) => {
-    if (e.e === "attack_answered" && e.attacker === seat && !e.success) repelled.add(`${e.target}:${e.building}`);
-  });
-  const out = {};
-  for (const p of players) {
-    const v = pub.seats[p];
-    const list = [{ building: 0, new: v.town_hall.new, damaged: v.town_hall.damaged }, ...v.buildings];
-    out[p] = list.filter((b) => !b.new && !b.damaged && !repelled.has(`${p}:${b.building}`)).map((b) => b.building);
-  }
-  return out;
-}
-
 function attackBuilder(g) {
   const pub = g.public;
-  const seat = me();
   if (!legal().some((a) => a.type === "attack" || a.type === "card_numbers")) {
     return h("div", { class: "vgw-attack" }, h("h3", {}, icon("axe"), " ", t("vgw.attack.title")), h("p", { class: "muted" }, t("vgw.attack.none")));
   }
-  const options = attackable(pub, seat);
+  const options = pub.attackable; // by player, as the game offers them (W4.2-W4.5, D4, D21)
   const steps = [h("h3", {}, icon("axe"), " ", t("vgw.attack.title"))];
   if (local.target !== null && !(local.target in options)) resetAttack();
   // step 1: the player

@@ -153,7 +153,7 @@ class WildState(PhasedState):
     kept: list[int]  # per seat: cards kept by its Drakkars from the last turn (W2.3, D12)
     target: int | None  # the player the current player attacks this turn (W4.2)
     successes: int  # the current player's damaged buildings this turn (W4.8)
-    repelled: list[list[int]]  # (player, building) that repelled the current player (D21)
+    repelled: list[list[int]]  # (player, building, attacker): repelled an attack this turn (D21)
     attack: dict[str, Any] | None  # the attack waiting for the defender (D3)
     last_attack: dict[str, Any] | None  # the last attack answered, with its arithmetic
     last_turn: bool  # W9.3

@@ -138,7 +138,6 @@ def start_turn(st: WildState, seat: int) -> None:
     st.current = seat
     st.target = None
     st.successes = 0
-    st.repelled = []
     st.undo_stack = []
     st.record("turn_of", seat=seat)
 
@@ -180,19 +179,34 @@ def can_upgrade(st: WildState, seat: int) -> IllegalAction | None:
 
 
 def targets(st: WildState, seat: int) -> list[tuple[int, int]]:
-    """Return the buildings ``seat`` may attack now, as (player, building) (W4.2-W4.5, D4)."""
+    """Return the buildings ``seat`` may attack now, as (player, building) (W4.2-W4.5, D4, D21).
+
+    Under W4.4's exception (every other player attacked this turn, so the attacker turns on one
+    already attacked) no building attacked this turn is offered, whoever attacked it and whether
+    it fell or held; otherwise only those that repelled this attacker are left out (D21)."""
     if st.target is not None:
         players = [st.target]
+        # the target was attacked before this player's turn: damage markers not theirs (W4.2)
+        exception = sum(b["damaged"] for b in st.villages[st.target]) > st.successes
     else:
         others = [s for s in range(st.n) if s != seat]
         fresh = [s for s in others if not st.attacked(s)]
         players = fresh or others  # W4.4
+        exception = not fresh
+    held = {(p, b) for p, b, attacker in _repelled(st) if exception or attacker == seat}
     return [
         (p, b)
         for p in players
         for b, building in enumerate(st.villages[p])
-        if not building["damaged"] and not building["new"] and [p, b] not in st.repelled
+        if not building["damaged"] and not building["new"] and (p, b) not in held
     ]
+
+
+def _repelled(st: WildState) -> list[tuple[int, int, int]]:
+    """The buildings that repelled an attack this turn: (player, building, attacker). A game
+    stored before the attacker was kept has only the current player's (D21)."""
+    current = st.current if st.current is not None else -1
+    return [(r[0], r[1], r[2] if len(r) > 2 else current) for r in st.repelled]
 
 
 def legal_players(st: WildState, seat: int) -> list[Action]:
@@ -311,9 +325,15 @@ def attack(st: WildState, seat: Seat, action: Action) -> None:
             raise IllegalAction(
                 "building_damaged", "That building has a damage marker this turn (W4.5)."
             )
-        if [p, b] in st.repelled:
+        if any((q, c, a) == (p, b, seat) for q, c, a in _repelled(st)):
             raise IllegalAction(
                 "building_repelled", "That building repelled your attack this turn (D21)."
+            )
+        if any((q, c) == (p, b) for q, c, _ in _repelled(st)):
+            raise IllegalAction(
+                "building_attacked",
+                "That building has been attacked this turn: with every other player attacked,"
+                " only a building not attacked yet may be (W4.4).",
             )
         raise IllegalAction("already_attacked", "That player has been attacked this turn (W4.3).")
     card = st.card_of(st.villages[p][b])
@@ -404,7 +424,7 @@ def defend(st: WildState, seat: Seat, action: Action) -> None:
             st.earn_favour(attacker, "town_hall")
     else:
         report["points"] = att["cards"]
-        st.repelled.append([p, b])
+        st.repelled.append([p, b, attacker])
         st.gain(p, att["cards"], "defence")  # W5.4
     st.last_attack = report
     st.goto("players")

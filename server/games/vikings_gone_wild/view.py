@@ -18,11 +18,21 @@ from typing import TYPE_CHECKING, Any
 
 from ..api import Seat
 from . import rules as R
+from .turn import targets
 
 if TYPE_CHECKING:
     from .state import WildState
 
 LOG_TAIL = 40
+
+
+def _attackable(st: WildState) -> dict[str, list[int]]:
+    if st.phase != "players" or st.current is None:
+        return {}
+    out: dict[str, list[int]] = {}
+    for p, b in targets(st, st.current):
+        out.setdefault(str(p), []).append(b)
+    return out
 
 
 def _village(st: WildState, seat: int) -> dict[str, Any]:
@@ -111,6 +121,8 @@ def public_view(st: WildState) -> dict[str, Any]:
         "claims": [list(c) if c is not None else None for c in st.claims] if done else None,
         "seats": seats,
         "target": st.target,
+        # what the player whose turn it is may attack now, by player (W4.2-W4.5, D4, D21)
+        "attackable": _attackable(st),
         "successes": st.successes,
         "attack": pending,
         "last_attack": None if st.last_attack is None else dict(st.last_attack),

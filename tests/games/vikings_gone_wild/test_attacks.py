@@ -171,6 +171,34 @@ def test_a_building_that_repelled_the_attack_is_not_attacked_again() -> None:
     )
 
 
+def test_under_the_exception_no_building_attacked_this_turn_is_offered_w4_4() -> None:
+    # W4.4: « le joueur est autorisé à attaquer n'importe quel bâtiment qui n'a pas déjà été
+    # attaqué »: a building that repelled an earlier attacker this turn is not offered again
+    st = to_players(3)  # Vincent, Marie, then Bram
+    tavern, brewery = give(st, MARIE, "tavern", "brewery")
+    attack(st, MARIE, tavern, 1)  # Vincent: Marie's tavern holds (defence 2)
+    answer(st)
+    attack(st, MARIE, brewery, 9)  # then her brewery falls: Marie has been attacked
+    answer(st)
+    st.apply(VINCENT, {"type": "end_turn"})
+    attack(st, VINCENT, 0, 9)  # Marie attacks Vincent's town hall: he has been attacked too
+    answer(st)
+    st.apply(MARIE, {"type": "end_turn"})
+    assert st.current == BRAM
+    # every other player has been attacked: the exception, but not Marie's tavern
+    offered = targets(st, BRAM)
+    assert (MARIE, tavern) not in offered and (MARIE, 0) in offered
+    # (Vincent's only building, his town hall, is damaged): what the phone is offered
+    assert SPEC.view(st, None)["public"]["attackable"] == {str(MARIE): [0]}
+    refused(
+        st,
+        BRAM,
+        {"type": "attack", "target": MARIE, "building": tavern, "attack": 9, "cards": 1},
+        "building_attacked",
+    )
+    ok(st)
+
+
 def test_the_attack_value_is_committed_and_secret_until_the_answer() -> None:
     # D3, W5.2, W5.3: the defender sees the value; the table and the other players see a
     # fingerprint; the value is revealed to all with the answer
