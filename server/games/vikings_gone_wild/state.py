@@ -253,13 +253,18 @@ class WildState(PhasedState):
         self.record("favour", seat=seat, why=why, left=self.favours_left)
 
     def push_undo(self) -> None:
-        """Remember the state before one of the current player's actions (D15)."""
+        """Remember the state before one of the current player's actions (D15), and how long
+        the log was: what the action told everyone goes with it when it is taken back."""
         snapshot = deep_copy({name: getattr(self, name) for name in UNDONE})
+        snapshot["_log"] = len(self.log)
         self.undo_stack.append(snapshot)
         del self.undo_stack[:-UNDO_DEPTH]
 
     def pop_undo(self) -> None:
         snapshot = self.undo_stack.pop()
+        told = snapshot.pop("_log", None)
+        if told is not None:  # the action's public lines leave the log (a held mission's points)
+            del self.log[told:]
         for name, value in snapshot.items():
             setattr(self, name, value)
 

@@ -241,6 +241,19 @@ def test_one_mission_swap_per_turn() -> None:
     assert st.swapped == [False, False, False]
 
 
+def test_an_undone_mission_leaves_no_word_of_its_points_in_the_log_d15_d14() -> None:
+    # a held mission's points are secret (D14); once its completion is taken back, nothing in
+    # the public log may still tell them
+    st = to_players(3)
+    log = list(st.log)
+    st.apply(VINCENT, {"type": "complete_mission", "slot": 0})
+    assert any(e["e"] == "mission_done" for e in st.log)
+    st.apply(VINCENT, {"type": "undo"})
+    assert st.log[:-1] == log and st.log[-1]["e"] == "undone"
+    public = SPEC.view(st, MARIE)["public"]
+    assert not any(e["e"] in ("mission_done", "points") for e in public["log"])
+
+
 def test_undo_takes_back_the_last_actions_of_the_turn() -> None:
     # D15
     st = to_players(3)
