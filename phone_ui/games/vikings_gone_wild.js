@@ -39,7 +39,22 @@ const legal = () => (msg.game && msg.game.legal) || [];
 const legalOf = (type, match = {}) =>
   legal().find((a) => a.type === type && Object.entries(match).every(([k, v]) => a[k] === v)) || null;
 const busy = () => ui.pending || !online;
-const num = (v) => (/^\d+$/.test(String(v).trim()) ? Number(v) : null);
+const num = (v) => (/^\d{1,4}$/.test(String(v).trim()) ? Number(v) : null);
+
+/** The whole numbers typed in ``fields`` ([label, text] pairs), or null after saying which one is
+ * not a whole number ("-3", "abc", "4." are not): never a tap that does nothing. */
+function numbers(...fields) {
+  const out = [];
+  for (const [label, text] of fields) {
+    const n = num(text);
+    if (n === null) {
+      showToast(t("vgw.bad_number", { field: label, value: String(text).trim() || "—" }), "error");
+      return null;
+    }
+    out.push(n);
+  }
+  return out;
+}
 
 function resetAttack() {
   Object.assign(local, { target: null, building: null, attack: "", cards: "1", numbers: null, editNumbers: false });
@@ -49,7 +64,7 @@ function resetAttack() {
 // setSelectionRange, which a type=number field refuses.
 function field(id, label, value, set, attrs = {}) {
   return h("label", { class: "vgw-field", for: id }, h("span", {}, label),
-    h("input", { id, type: "text", inputmode: "numeric", pattern: "[0-9]*", maxlength: 2, "aria-valuemin": attrs.min ?? 0, "aria-valuemax": attrs.max ?? 99, value, oninput: (e) => set(e.target.value) }));
+    h("input", { id, type: "text", inputmode: "numeric", "aria-valuemin": attrs.min ?? 0, "aria-valuemax": attrs.max ?? 99, value, oninput: (e) => set(e.target.value) }));
 }
 
 /** NEXT, once nobody has anything left to decide; till then, whom it waits for. */
@@ -203,9 +218,9 @@ function attackBuilder(g) {
   steps.push(h("button", {
     class: "primary wide", id: "vgw-commit", disabled: busy(),
     onclick: () => {
-      const attack = num(local.attack);
-      const cards = num(local.cards);
-      if (attack === null || cards === null) return;
+      const typed = numbers([t("vgw.attack.value"), local.attack], [t("vgw.attack.cards"), local.cards]);
+      if (!typed) return;
+      const [attack, cards] = typed;
       const action = { type: "attack", target: local.target, building: local.building, attack, cards };
       act(action).then((answer) => { if (answer && answer.ok) resetAttack(); });
     },
@@ -215,14 +230,19 @@ function attackBuilder(g) {
 
 /** A card's printed numbers, entered once for the whole game (D1). */
 function numbersForm(card, known) {
-  if (!local.numbers) local.numbers = draftOf(known);
+  if (!local.numbers) local.numbers = draftOf(known, card);
   return numbersFields(card, local.numbers, "vgw", t("vgw.attack.enter_numbers", { card: cardName(card) }), (numbers) =>
     act({ type: "card_numbers", card, ...numbers }).then((answer) => {
       if (answer && answer.ok) { local.numbers = null; local.editNumbers = false; render(); }
     }));
 }
 
-const draftOf = (known) => (known ? { ...known } : { defence: "", points: "0", resource: "none", favour: false });
+/** A card's numbers to edit: those known, else empty but for a defence the print gives (W0.6). */
+const draftOf = (known, card) => {
+  if (known) return { ...known };
+  const printed = msg.game ? msg.game.public.printed[card] : undefined;
+  return { defence: printed === undefined ? "" : String(printed), points: "0", resource: "none", favour: false };
+};
 
 /** The fields of a card's numbers (defence, reward points, resource, favour) and its save button;
  * ``prefix`` keeps the ids of the host's editor apart from the attack builder's. */
@@ -240,9 +260,9 @@ function numbersFields(card, n, prefix, intro, save) {
     h("button", {
       class: "primary", id: `${prefix}-save-numbers`, disabled: busy(),
       onclick: () => {
-        const defence = num(n.defence);
-        const points = num(n.points);
-        if (defence === null || points === null) return;
+        const typed = numbers([t("vgw.attack.defence"), n.defence], [t("vgw.attack.reward_points"), n.points]);
+        if (!typed) return;
+        const [defence, points] = typed;
         save({ defence, points, resource: n.resource, favour: Boolean(n.favour) });
       },
     }, t("vgw.attack.save_numbers")));
@@ -276,7 +296,7 @@ function keptNumbers(table) {
   const edit = local.kept;
   const rows = CARDS.map((card) => {
     const editing = edit.card === card;
-    if (editing && !edit.numbers) edit.numbers = draftOf(kept[card]);
+    if (editing && !edit.numbers) edit.numbers = draftOf(kept[card], card);
     return h("li", { class: "vgw-kept-row", "data-kept": card },
       h("span", {}, h("strong", {}, cardName(card)), " ", h("small", {}, numbersWords(kept[card]))),
       h("span", { class: "row-tools" },
@@ -343,8 +363,9 @@ function corrections() {
     h("label", { for: "vgw-fix-reason" }, t("vgw.fix.reason"),
       h("input", { id: "vgw-fix-reason", type: "text", maxlength: 60, value: f.reason, oninput: (e) => { f.reason = e.target.value; } })),
     h("button", { class: "primary", id: "vgw-fix-send", disabled: busy(), onclick: () => {
-      const n = num(value);
-      if (n === null) { showToast(t("vgw.fix.bad_number"), "error"); return; }
+      const typed = numbers([t("vgw.fix.value"), value]);
+      if (!typed) return;
+      const [n] = typed;
       send("host_act", { action: { type: "correct", seat: f.seat, what: f.what, building: marker ? f.building : 0, value: n, reason: f.reason } })
         .then((answer) => { if (answer && answer.ok) redraw({ value: "", reason: "" }); });
     } }, t("vgw.fix.send")));
@@ -411,9 +432,9 @@ function defencePrompt(g) {
       h("button", {
         class: "primary", id: "vgw-defend", disabled: busy(),
         onclick: () => {
-          const cards = num(local.defCards);
-          const value = num(local.defValue);
-          if (cards === null || value === null) return;
+          const typed = numbers([t("vgw.defend.cards"), local.defCards], [t("vgw.defend.value"), local.defValue]);
+          if (!typed) return;
+          const [cards, value] = typed;
           act({ type: "defend", cards, value }).then((answer) => { if (answer && answer.ok) { local.defCards = "0"; local.defValue = "0"; } });
         },
       }, t("vgw.defend.add")),

@@ -99,6 +99,7 @@ def validate_cards(data: object) -> dict[str, Any]:
         raise bad("buildings must be a list.")
     counts: dict[str, int] = {}
     numbers: dict[str, dict[str, Any]] = {}
+    printed: dict[str, int] = {}  # a card's defence the print gives, its reward unknown
     for entry in buildings:
         if not isinstance(entry, Mapping) or entry.get("kind") not in BUILDING_KINDS:
             raise bad(f"each building needs a kind among {', '.join(BUILDING_KINDS)}.")
@@ -109,6 +110,8 @@ def validate_cards(data: object) -> dict[str, Any]:
         known = _known_numbers(entry, entry["kind"], bad)
         if known is not None:
             numbers[entry["kind"]] = known
+        elif type(entry.get("defence")) is int:
+            printed[entry["kind"]] = entry["defence"]
     if set(counts) != set(BUILDING_KINDS):
         raise bad(f"give a count for each of {', '.join(BUILDING_KINDS)}.")
     for entry in data.get("town_halls") or []:
@@ -118,6 +121,8 @@ def validate_cards(data: object) -> dict[str, Any]:
         known = _known_numbers(entry, card, bad)
         if known is not None:
             numbers[card] = known
+        elif type(entry.get("defence")) is int:
+            printed[card] = entry["defence"]
     bonuses = data.get("bonuses")
     if not isinstance(bonuses, Sequence) or isinstance(bonuses, str):
         raise bad("bonuses must be a list.")
@@ -157,6 +162,7 @@ def validate_cards(data: object) -> dict[str, Any]:
         "missions": {"count": total, "names": names},
         "favours": count,
         "numbers": numbers,
+        "printed": printed,
     }
 
 

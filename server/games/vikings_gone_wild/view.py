@@ -117,6 +117,8 @@ def public_view(st: WildState) -> dict[str, Any]:
         "bonus_cards": list(st.config["cards"]["bonuses"]),  # the box's 8 (W0.5)
         "first_game": list(st.config["cards"]["first_game"]),
         "unnamed": list(st.config["cards"]["unnamed"]),  # the print gives no name (D20)
+        # a defence the print gives for a card whose other numbers players enter (W0.6)
+        "printed": dict(st.config["cards"]["printed"]),
         "bonus_names": dict(st.bonus_names),  # the group's names (D20)
         "claims": [list(c) if c is not None else None for c in st.claims] if done else None,
         "seats": seats,
