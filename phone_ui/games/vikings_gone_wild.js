@@ -7,7 +7,8 @@
 import { h, icon, t } from "/static/common.js";
 import {
   ATTACK_POINTS, CARDS, RESOURCES, attackWords, bonusName, breakdownSum, buildingName, cardName, cardOf,
-  endMark, errorWords, kindName, logLine, numbersWords, phaseName, productionWords, resourceName, amountOf,
+  endMark, errorWords, favourWhy, kindName, logLine, numbersWords, phaseName, productionWords, resourceName,
+  amountOf,
 } from "/static/games/vikings_gone_wild.js";
 import {
   act, actionButton, finalScores, me, msg, name, online, openSheet, present, render, seats, send, showToast, strip,
@@ -90,10 +91,19 @@ function screen(g) {
     const result = pub.result;
     return [finalScores({ scores: result.scores, winners: result.winners, seats: seats(), status: "finished" }), bonusResult(pub)];
   }
-  const parts = [prompt(g)];
+  const parts = [favourPrompt(pub), prompt(g)];
   if (pub.last_attack && ["players", "defend"].includes(pub.phase)) parts.push(lastAttack(pub));
   parts.push(missionsPanel(g), villagePanel(g));
   return parts;
+}
+
+/** A divine favour this player just earned: the card is theirs to take from the table (W8.1-W8.3). */
+function favourPrompt(pub) {
+  const mine = pub.favours_now.filter((f) => f.seat === me());
+  if (!mine.length) return null;
+  return h("section", { class: "panel vgw-favour-prompt", role: "status", "data-favours": mine.length },
+    h("h2", {}, icon("star"), " ", t("vgw.favour_prompt.take", { n: mine.length })),
+    h("ul", {}, mine.map((f) => h("li", {}, favourWhy(f.why)))));
 }
 
 function prompt(g) {
@@ -211,6 +221,8 @@ function attackBuilder(g) {
   // step 3: the attack value and the cards; step 4: commit
   steps.push(h("p", { class: "small-text" }, cardName(card), ": ", numbersWords(known), " ",
     h("button", { class: "link", "data-edit-numbers": card, onclick: () => { local.editNumbers = true; render(); } }, t("vgw.attack.edit_numbers"))));
+  const hall = local.building === 0 ? pub.seats[local.target].town_hall : null;
+  if (hall && hall.level >= 2) steps.push(h("p", { class: "small-text", id: "vgw-hall-favour" }, t("vgw.attack.hall_favour", { level: hall.level })));
   steps.push(h("div", { class: "vgw-fields" },
     field("vgw-attack-value", t("vgw.attack.value"), local.attack, (v) => { local.attack = v; }, { min: 1 }),
     field("vgw-attack-cards", t("vgw.attack.cards"), local.cards, (v) => { local.cards = v; }, { min: 1, max: 20 })));

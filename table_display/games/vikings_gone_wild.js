@@ -7,8 +7,8 @@
 
 import { h, icon, seatBadge, t } from "/static/common.js";
 import {
-  ATTACK_POINTS, CARDS, attackWords, bonusName, breakdownSum, buildingName, endMark, errorWords, kindName,
-  logLine, numbersWords, phaseName, productionWords, amountOf,
+  ATTACK_POINTS, CARDS, attackWords, bonusName, breakdownSum, buildingName, endMark, errorWords, favourWhy,
+  kindName, logLine, numbersWords, phaseName, productionWords, amountOf,
 } from "/static/games/vikings_gone_wild.js";
 import { fingerprintMark, msg, name, seats, token, url } from "../page.js";
 
@@ -100,6 +100,11 @@ function statusPanel(pub) {
     body.push(h("p", { class: "big-text" }, t("vgw.table.waiting", { names: pub.active.map(name).join(", ") })));
   } else if (pub.phase !== "over") {
     body.push(h("p", { class: "big-text" }, t("vgw.table.press_next", { phase: phaseName(pub.phase) })));
+  }
+  // a divine favour earned: its player takes the card from the table (W8.1-W8.3)
+  for (const f of pub.favours_now) {
+    body.push(h("p", { class: "vgw-favour-prompt", "data-favour-seat": f.seat }, icon("star"), " ",
+      t("vgw.table.take_favour", { name: name(f.seat), why: favourWhy(f.why) })));
   }
   if (pub.last_attack && ["players", "defend"].includes(pub.phase)) {
     const a = pub.last_attack;

@@ -43,6 +43,7 @@ LABELS = {
     "ca": "a combat card's value",
     "cb": "a combat card's value",
     "most": "a field's size limit (at most 24)",
+    "space": "which space of the score track (the space 12)",
 }
 WORDS = {
     "attacker", "bonus", "building", "buildings", "card", "castles", "colour", "colours",

@@ -26,6 +26,20 @@ if TYPE_CHECKING:
 LOG_TAIL = 40
 
 
+# where "now" begins for the favours earned
+_NOW = frozenset({"turn_of", "production", "turn_ended", "turn_over", "bonus_check"})
+
+
+def _favours_now(st: WildState) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for event in reversed(st.log):
+        if event["e"] in _NOW:
+            break
+        if event["e"] == "favour":
+            out.append({"seat": event["seat"], "why": event["why"]})
+    return out[::-1]
+
+
 def _attackable(st: WildState) -> dict[str, list[int]]:
     if st.phase != "players" or st.current is None:
         return {}
@@ -125,6 +139,9 @@ def public_view(st: WildState) -> dict[str, Any]:
         "target": st.target,
         # what the player whose turn it is may attack now, by player (W4.2-W4.5, D4, D21)
         "attackable": _attackable(st),
+        # the divine favours earned in this player's turn or this phase: each player takes its
+        # card from the table (W8.1-W8.3)
+        "favours_now": _favours_now(st),
         "successes": st.successes,
         "attack": pending,
         "last_attack": None if st.last_attack is None else dict(st.last_attack),

@@ -94,6 +94,13 @@ function correctedValue(event, value) {
   return String(value);
 }
 
+/** Why a divine favour was earned, in words: a space of the track (W8.1), a reward (W4.9) or a
+ * level-2 or level-3 town hall attacked (W4.10). */
+export function favourWhy(why) {
+  if (why.startsWith("space_")) return t("vgw.favour_prompt.space", { space: Number(why.slice(6)) });
+  return t(`vgw.favour_prompt.${why === "town_hall" ? "town_hall" : "reward"}`);
+}
+
 export function logLine(event, pub, who) {
   switch (event.e) {
     case "setup":

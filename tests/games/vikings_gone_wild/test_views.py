@@ -9,7 +9,7 @@ import random
 from longhall.server.games.vikings_gone_wild import SPEC
 
 from ..conformance import assert_no_leak
-from .helpers import BRAM, MARIE, VINCENT, attack, give, new_game, to_players
+from .helpers import BRAM, MARIE, VINCENT, attack, give, new_game, set_score, to_players
 
 
 def test_missions_are_seen_by_their_owner_only() -> None:
@@ -62,3 +62,13 @@ def test_the_phone_and_table_figures() -> None:
     assert public["favour_spaces"] == [5, 12, 20] and public["end_mark"] == 30
     assert public["phase"] == "players" and public["current"] == VINCENT
     assert public["order"] == [VINCENT, MARIE, BRAM]
+
+
+def test_a_favour_earned_is_a_prompt_until_the_next_turn_w8_1() -> None:
+    # W8.1-W8.3: the player takes the card from the table: the views say so, not only the log
+    st = to_players(3)
+    set_score(st, VINCENT, 4)
+    st.apply(VINCENT, {"type": "complete_mission", "slot": 0})  # 1 VP: the space 5
+    assert SPEC.view(st, None)["public"]["favours_now"] == [{"seat": VINCENT, "why": "space_5"}]
+    st.apply(VINCENT, {"type": "end_turn"})
+    assert SPEC.view(st, None)["public"]["favours_now"] == []
