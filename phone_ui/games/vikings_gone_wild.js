@@ -32,6 +32,7 @@ const local = {
   kept: { open: false, card: null, numbers: null }, // the host's editor of the kept numbers
   declining: false, // "no defence" tapped once: the second tap declines
   bonusName: {}, // names typed for the bonus cards the print does not name (D20)
+  missionName: {}, // by slot: the name chosen for a held mission
   // the host's correction of a score or a marker
   fix: { open: false, seat: 0, what: "score", building: 0, value: "", reason: "" },
 };
@@ -569,12 +570,24 @@ function missionsPanel(g) {
     held.length ? h("ul", {}, held.map((m) => h("li", { "data-slot": m.slot },
       h("span", {}, m.name ? t("vgw.mission_named", { name: m.name, points: m.points }) : t("vgw.mission_points", { points: m.points })),
       myTurnNow ? actionButton(t("vgw.missions.complete"), { type: "complete_mission", slot: m.slot }, { class: "small" }) : null,
+      myTurnNow && !m.name ? nameMission(pub, m) : null,
       swap ? h("button", { class: "small", disabled: busy(), onclick: () => { local.swapSlot = local.swapSlot === m.slot ? null : m.slot; render(); } }, t("vgw.missions.swap")) : null,
       swap && local.swapSlot === m.slot ? swapChoice(m.slot) : null))) : h("p", { class: "muted" }, t("vgw.missions.none")),
     h("p", { class: "vgw-sum" }, t("vgw.missions.would_score", { sum })),
     pub.seats[me()].missions_done.length
       ? h("p", { class: "small-text" }, t("vgw.missions.done", { list: pub.seats[me()].missions_done.map((m) => m.name || `${m.points}`).join(", ") }))
       : null);
+}
+
+/** Name a held mission when one likes (a group's card data lists the names, D2): its points
+ * stay, and it is secret until completed (D14). */
+function nameMission(pub, m) {
+  const names = Object.entries(pub.mission_names).filter(([, p]) => p === null || p === m.points).map(([n]) => n);
+  if (!names.length) return null;
+  const chosen = local.missionName[m.slot] || names[0];
+  return h("span", { class: "row-tools" },
+    select(`vgw-mission-name-${m.slot}`, chosen, names.map((n) => [n, n]), (x) => { local.missionName[m.slot] = x; }),
+    actionButton(t("vgw.missions.name"), { type: "name_mission", slot: m.slot, name: chosen }, { class: "small" }));
 }
 
 function swapChoice(slot) {

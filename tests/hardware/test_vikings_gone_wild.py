@@ -52,16 +52,8 @@ def test_next_moves_through_the_phases_and_the_turns_with_their_lights(rig: Rig)
     assert lights(rig) == [FAST, ON, ON]  # Anna, the start player, lays the bonus cards (W1.3)
     rig.press(NEXT)  # NEXT does not lay them
     assert public(rig)["phase"] == "table_bonus"
-    act(rig, anna, type="first_game_bonus")
-    assert public(rig)["phase"] == "missions"
-    assert lights(rig) == [SLOW, SLOW, SLOW]  # each enters their first missions (W1.2)
-    assert rig.colour() == (COLOURS["act"], ON)
-    rig.press(NEXT)  # too early: the table display says for whom it waits, nothing moves
-    assert public(rig)["phase"] == "missions"
-    assert rig.notices()[-1]["code"] == "next_too_early"
-    for phone in phones:
-        for _ in range(2):
-            act(rig, phone, type="take_mission", name="", points=1)
+    assert rig.notices()[-1]["code"] == "next_too_early"  # the table display says for whom
+    act(rig, anna, type="first_game_bonus")  # everyone holds their first missions (W1.2)
     assert public(rig)["phase"] == "production"
     assert lights(rig) == [ON, ON, ON]
     assert rig.colour() == (COLOURS[INDICATOR["production"]], ON)  # white: press NEXT
@@ -113,9 +105,6 @@ def test_the_buzzer_sounds_at_the_favour_spaces_and_the_end_mark(
     assert anna.send("set_game", game="vikings_gone_wild")["ok"]
     rig.press(NEXT)
     act(rig, anna, type="first_game_bonus")
-    for phone in phones:
-        for _ in range(2):
-            act(rig, phone, type="take_mission", name="", points=1)
     rig.press(NEXT)
     rig.press(NEXT)
     assert public(rig)["current"] == 0

@@ -13,7 +13,11 @@ from .test_game import open_phone
 
 pytestmark = pytest.mark.slow
 
-TAKE = '[data-action*=\'"type":"take_mission"\']:not([disabled])'
+BUILD = "[data-action*=build][data-action*=tavern]:not([disabled])"
+
+
+def version(phone: Watched) -> int:
+    return int(phone.page.evaluate("document.body.dataset.version"))
 
 
 def test_the_host_takes_back_a_move_and_every_screen_says_what(
@@ -29,22 +33,25 @@ def test_the_host_takes_back_a_move_and_every_screen_says_what(
     tap_until(host, "[data-game=vikings_gone_wild]", "document.querySelector('[data-end-mark]')")
     tap_until(host, "#start", "document.body.dataset.status === 'playing'")
     # Anna, the start player, lays the first game's bonus cards (W1.3)
-    tap_until(host, "[data-action*=first_game_bonus]", "document.body.dataset.phase === 'missions'")
-    version = int(bob.page.evaluate("document.body.dataset.version"))
-    tap_until(bob.page, TAKE, f"document.body.dataset.version > {version}")  # Bob's mission
+    tap_until(
+        host, "[data-action*=first_game_bonus]", "document.body.dataset.phase === 'production'"
+    )
+    for _ in range(2):  # production, draw: Anna's turn
+        tap_until(bob.page, "#vgw-next", f"document.body.dataset.version > {version(bob)}")
+    tap_until(host, BUILD, f"document.body.dataset.version > {version(anna)}")  # her Tavern
 
     host.tap("button[aria-label=Host]")
     tap_until(host, "#take-back", "document.querySelector('#take-back-confirm')")
     host.tap("#take-back-confirm")
     wait_until(table.page, "document.querySelector('#taken-back')")
-    assert "laatste zet van ● Bob" in table.page.inner_text("#taken-back")
+    assert "laatste zet van ▲ Anna" in table.page.inner_text("#taken-back")
     wait_until(bob.page, "document.querySelector('#taken-back')")
     words = bob.page.inner_text("#taken-back")
-    assert "took back ● Bob's last move" in words and "mission" in words
-    # the mission is Bob's to take again: nothing of it is left
-    wait_until(bob.page, "document.querySelector('[data-action*=take_mission]')")
-    version = int(bob.page.evaluate("document.body.dataset.version"))
-    tap_until(bob.page, TAKE, f"document.body.dataset.version > {version}")
+    assert "took back ▲ Anna's last move" in words and "Tavern" in words
+    # the Tavern is Anna's to build again: nothing of it is left
+    host.tap(".sheet .close")  # the sheet stays open for the next take-back: she closes it
+    wait_until(host, f"document.querySelector('{BUILD}')")
+    tap_until(host, BUILD, f"document.body.dataset.version > {version(anna)}")
     wait_until(table.page, "!document.querySelector('#taken-back')")  # until the next move
     for watched in (table, anna, bob):
         assert watched.errors == [], f"{watched.name}: {watched.errors}"

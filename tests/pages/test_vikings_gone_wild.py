@@ -380,7 +380,7 @@ def test_a_whole_game_with_three_phones(browser: Any, server: ServerProcess) -> 
         raise AssertionError("the game did not end")
 
     assert saw_pending
-    assert {"missions", "production", "draw", "players", "defend", "storage", "end"} <= measured
+    assert {"table_bonus", "production", "draw", "players", "defend", "storage", "end"} <= measured
     used = set().union(*(player.used for player in players))
     assert used >= {
         *("bonus_cards", "bonus_named", "mission", "build", "undo", "attack", "numbers"),

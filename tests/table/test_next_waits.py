@@ -29,9 +29,6 @@ def vgw_players_phase(lh: Longhall) -> tuple[Client, Client]:
     assert anna.send("set_game", game="vikings_gone_wild")["ok"]
     assert anna.send("start")["ok"]
     assert anna.act(type="first_game_bonus")["ok"]  # the start player lays the bonus cards (W1.3)
-    for phone in (anna, bob):
-        for _ in range(2):
-            assert phone.act(type="take_mission", name="", points=1)["ok"]
     for _ in range(2):  # production, then the draw: nobody has a choice there yet
         assert next_from(bob)["ok"]
     assert (public(anna)["phase"], public(anna)["current"]) == ("players", 0)
@@ -78,14 +75,11 @@ def test_storage_waits_for_the_player_with_beer_to_store_w2_5(longhall: Longhall
 def test_the_host_moves_on_after_confirming_and_the_log_says_so(longhall: Longhall) -> None:
     anna, bob = vgw_players_phase(longhall)
     assert anna.send("end_game")["ok"] and anna.send("start")["ok"]  # a fresh game
-    assert anna.act(type="first_game_bonus")["ok"]
-    assert public(anna)["phase"] == "missions" and public(anna)["active"] == [0, 1]
+    assert public(anna)["phase"] == "table_bonus" and public(anna)["active"] == [0]
     assert bob.send("move_on")["error"]["code"] == "host_only"
-    nothing = anna.send("move_on")["error"]  # the missions have no table step: only players'
+    nothing = anna.send("move_on")["error"]  # laying the bonus cards has no table step
     assert nothing["code"] == "nothing_to_move_on"
-    for phone in (anna, bob):
-        for _ in range(2):
-            assert phone.act(type="take_mission", name="", points=1)["ok"]
+    assert anna.act(type="first_game_bonus")["ok"]
     for _ in range(2):
         assert next_from(anna)["ok"]
     assert public(anna)["current"] == 0

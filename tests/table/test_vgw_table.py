@@ -33,10 +33,7 @@ def keep(phone: Client, card: str, numbers: dict[str, Any]) -> dict[str, Any]:
 
 
 def to_players_phase(anna: Client, bob: Client) -> None:
-    """Both take their two first 1-point missions (W1.2); NEXT twice: production, draw."""
-    for phone in (anna, bob):
-        for _ in range(2):
-            assert phone.act(type="take_mission", name="", points=1)["ok"]
+    """NEXT twice: production, draw (the first missions held, W1.2)."""
     for _ in range(2):
         assert anna.send("table", action={"type": "next"})["ok"]
     assert public(anna)["phase"] == "players"
@@ -189,7 +186,7 @@ def test_the_host_lays_the_bonus_cards_for_a_bot_start_player_w1_3(longhall: Lon
         assert anna.send("proxy", seat=1, action={"type": "lay_bonus", "card": card})["ok"]
     assert anna.send("proxy", seat=1, action={"type": "bonus_laid"})["ok"]
     view = public(anna)
-    assert view["phase"] == "missions" and view["bonus_names"] == {"bonus_7": "Trader"}
+    assert view["phase"] == "production" and view["bonus_names"] == {"bonus_7": "Trader"}
     assert view["bonus"] == ["explorer", "bonus_7", "miner", "builder"]
     # the name is kept at the table for its next games (D20)
     assert anna.last()["table"]["options"]["bonus_names"] == {"bonus_7": {"name": "Trader"}}

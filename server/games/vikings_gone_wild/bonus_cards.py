@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..api import Action, IllegalAction, Seat
 from . import rules as R
+from .turn import first_missions
 
 if TYPE_CHECKING:
     from .state import WildState
@@ -77,7 +78,7 @@ def _laid(st: WildState) -> None:
     st.box = [c for c in st.config["cards"]["bonuses"] if c not in st.bonus]
     st.rng.shuffle(st.box)
     st.record("bonus_on_table", bonus=list(st.bonus))
-    st.goto("missions")
+    st.goto(first_missions(st))
 
 
 def name(st: WildState, seat: Seat, action: Action) -> None:

@@ -18,11 +18,11 @@ Phase = phased.Phase[WildState]
 
 
 _PHASE_LIST = [
-    Phase("setup", "W1", follows=("table_bonus", "missions")),
+    Phase("setup", "W1", follows=("table_bonus", "production", "missions")),
     Phase(
         "table_bonus",
         "W1.3 D20",
-        follows=("missions",),
+        follows=("production",),
         actors=bonus_cards.actors,
         legal=bonus_cards.legal,
         handlers={
@@ -75,6 +75,7 @@ _PHASE_LIST = [
             "undead_river": turn.undead_river,
             "undead_board": turn.undead_board,
             "complete_mission": turn.complete_mission,
+            "name_mission": turn.name_mission,
             "swap_mission": turn.swap_mission,
             "spend": turn.spend,
             "undo": turn.undo,

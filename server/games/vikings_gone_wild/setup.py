@@ -9,6 +9,7 @@ from ..api import IllegalAction, check_config
 from ..rng import Rng
 from . import rules as R
 from .state import WildState
+from .turn import first_missions
 
 NUMBER_KEYS = ("defence", "points", "resource", "favour")
 
@@ -194,5 +195,5 @@ def setup(config: Mapping[str, Any], seed: int) -> WildState:
     st.log = []
     st.result = None
     st.record("setup", bonus=list(st.bonus), first=st.first, end_mark=cfg["end_mark"])
-    st.goto("table_bonus" if cfg["bonus"] == "table" else "missions")
+    st.goto("table_bonus" if cfg["bonus"] == "table" else first_missions(st))
     return st

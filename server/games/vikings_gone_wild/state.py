@@ -40,6 +40,7 @@ ACTION_SHAPES: Shapes = {
     "undead_river": {"resource": NAME},
     "undead_board": {"resource": NAME},
     "complete_mission": {"slot": NUMBER},
+    "name_mission": {"slot": NUMBER, "name": CARD},
     "swap_mission": {"slot": NUMBER, "name": CARD, "points": NUMBER},
     "spend": {"building": NUMBER, "count": NUMBER},
     "undo": {},

@@ -30,7 +30,21 @@ DEFENCE_MENU = ((0, 0), (1, 1), (1, 2), (1, 3), (2, 4))
 # -- setup: the first missions (W1.2) and the draw phase's mission (W7.2) -----------------------
 
 
+def first_missions(st: WildState) -> str:
+    """Every player holds their two first missions, 1 point each (W1.2): nobody is asked, for
+    a 1-point mission with no name tells nothing. Its holder may name it when it is completed.
+    Returns the phase that follows (production)."""
+    for seat in range(st.n):
+        st.missions[seat] = [
+            {"name": "", "points": R.FIRST_MISSION_POINTS} for _ in range(R.MISSIONS_HELD)
+        ]
+        st.missions_left -= R.MISSIONS_HELD
+    st.record("first_missions", held=R.MISSIONS_HELD)
+    return "production"
+
+
 def actors_missions(st: WildState) -> list[int]:
+    """A game stored before the first missions were dealt at once: who still enters them."""
     return [s for s in range(st.n) if len(st.missions[s]) < R.MISSIONS_HELD]
 
 
@@ -486,6 +500,19 @@ def complete_mission(st: WildState, seat: Seat, action: Action) -> None:
     st.done[seat].append(mission)
     st.record("mission_done", seat=seat, name=mission["name"], mission_points=mission["points"])
     st.gain(seat, mission["points"], "missions")  # W7.1
+
+
+def name_mission(st: WildState, seat: Seat, action: Action) -> None:
+    """The holder names a held mission when they like (its points stay; D2, D14): secret until
+    it is completed, like the mission itself."""
+    assert seat is not None
+    mission = _slot(st, seat, action["slot"])
+    names = st.config["cards"]["missions"]["names"]
+    if action["name"] not in names or names[action["name"]] not in (None, mission["points"]):
+        raise IllegalAction(
+            "no_such_mission", "There is no mission of that name and points in the base game."
+        )
+    mission["name"] = action["name"]
 
 
 def swap_mission(st: WildState, seat: Seat, action: Action) -> None:

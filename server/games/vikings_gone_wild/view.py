@@ -131,6 +131,8 @@ def public_view(st: WildState) -> dict[str, Any]:
         "bonus_cards": list(st.config["cards"]["bonuses"]),  # the box's 8 (W0.5)
         "first_game": list(st.config["cards"]["first_game"]),
         "unnamed": list(st.config["cards"]["unnamed"]),  # the print gives no name (D20)
+        # the missions a group's card data names, with their points if known (D2)
+        "mission_names": dict(st.config["cards"]["missions"]["names"]),
         # a defence the print gives for a card whose other numbers players enter (W0.6)
         "printed": dict(st.config["cards"]["printed"]),
         "bonus_names": dict(st.bonus_names),  # the group's names (D20)

@@ -175,6 +175,8 @@ export function logLine(event, pub, who) {
         name: who(event.seat), what: t(`vgw.fix.${event.what}`), reason: event.reason,
         before: correctedValue(event, event.before), after: correctedValue(event, event.after),
       });
+    case "first_missions":
+      return t("vgw.log.first_missions");
     case "bonus_on_table":
       return t("vgw.log.bonus_on_table", { bonus: event.bonus.map((id) => bonusName(id, pub)).join(", ") });
     case "bonus_named":

@@ -54,18 +54,11 @@ def refused(st: WildState, seat: Any, action: Any, code: str) -> IllegalAction:
     return err.value
 
 
-def take_first_missions(st: WildState, points: int = 1) -> None:
-    for seat in range(st.n):
-        for _ in range(R.MISSIONS_HELD):
-            st.apply(seat, {"type": "take_mission", "name": "", "points": points})
-
-
 def to_players(players: int = 3, seed: int = 1, numbers: bool = True, **config: Any) -> WildState:
     """A game in the players' phase of turn 1, the first player's turn (known card numbers)."""
     if numbers:
         config.setdefault("numbers", NUMBERS)
-    st = new_game(players, seed, **config)
-    take_first_missions(st)
+    st = new_game(players, seed, **config)  # the first missions held (W1.2)
     st.apply(None, {"type": "next"})  # production -> draw
     st.apply(None, {"type": "next"})  # draw -> players
     assert st.phase == "players"

@@ -13,7 +13,7 @@ from longhall.server.games.vikings_gone_wild import SPEC, WildState
 from longhall.server.games.vikings_gone_wild import rules as R
 from longhall.server.table.gamedata import default_config, load_data
 
-from .helpers import NUMBERS, new_game, ok, refused, take_first_missions
+from .helpers import NUMBERS, new_game, ok, refused, to_players
 
 
 @pytest.mark.parametrize("players", [1, 5, 0])
@@ -115,7 +115,7 @@ def test_the_start_player_says_which_four_bonus_cards_lie_on_the_table_w1_3() ->
     assert {"type": "bonus_laid"} in st.legal_actions(1)
     st.apply(1, {"type": "bonus_laid"})
     ok(st)
-    assert st.phase == "missions" and st.bonus == ["explorer", "bonus_6", "builder", "defender"]
+    assert st.phase == "production" and st.bonus == ["explorer", "bonus_6", "builder", "defender"]
     assert sorted(st.box) == ["bonus_7", "bonus_8", "miner", "missionary"]  # the tie-break's (D17)
 
 
@@ -124,7 +124,7 @@ def test_the_first_game_s_cards_in_one_tap_w1_3() -> None:
     assert {"type": "first_game_bonus"} in st.legal_actions(st.first)
     st.apply(st.first, {"type": "first_game_bonus"})
     ok(st)
-    assert st.phase == "missions"
+    assert st.phase == "production"  # the first missions held (W1.2)
     assert st.bonus == ["missionary", "builder", "defender", "miner"]
 
 
@@ -154,13 +154,9 @@ def test_a_game_stored_before_bonus_cards_were_named_still_loads() -> None:
     assert WildState.from_dict(data).bonus_names == {}
 
 
-def test_two_one_point_missions_each_kept_secret() -> None:
-    # W1.2, D2, D14
+def test_two_one_point_missions_each_held_without_a_tap_and_kept_secret() -> None:
+    # W1.2, D2, D14: a 1-point mission with no name tells nothing: nobody is asked
     st = new_game(2)
-    assert st.phase == "missions"
-    refused(st, 0, {"type": "take_mission", "name": "", "points": 2}, "bad_mission_points")
-    refused(st, 0, {"type": "take_mission", "name": "Nope", "points": 1}, "no_such_mission")
-    take_first_missions(st)
     assert st.phase == "production"
     assert st.missions_left == 20 - 4
     public = SPEC.view(st, None)["public"]
@@ -179,10 +175,13 @@ def test_named_missions_from_a_groups_card_data() -> None:
         {"name": "Brewmaster", "points": 1},
         {"name": "Raider", "points": None},
     ]
-    st = new_game(2, cards=cards)
-    st.apply(0, {"type": "take_mission", "name": "Brewmaster", "points": 1})
+    st = to_players(2, cards=cards)  # the holder names a first mission when they like
+    refused(st, 0, {"type": "name_mission", "slot": 0, "name": "Nope"}, "no_such_mission")
+    st.apply(0, {"type": "name_mission", "slot": 0, "name": "Brewmaster"})
     assert SPEC.view(st, 0)["private"]["missions"][0]["name"] == "Brewmaster"
-    assert {"type": "take_mission", "name": "Raider", "points": 1} in st.legal_actions(1)
+    assert "Brewmaster" not in str(SPEC.view(st, 1))  # secret until completed (D14)
+    st.apply(0, {"type": "complete_mission", "slot": 0})
+    assert st.log[-2]["e"] == "mission_done" and st.log[-2]["name"] == "Brewmaster"
 
 
 def test_divine_favours_start_at_twelve() -> None:

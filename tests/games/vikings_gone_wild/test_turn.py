@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from longhall.server.games.vikings_gone_wild import SPEC
+from longhall.server.games.vikings_gone_wild.turn import enter_production
 
 from .helpers import (
     BRAM,
@@ -13,7 +14,6 @@ from .helpers import (
     new_game,
     ok,
     refused,
-    take_first_missions,
     to_players,
 )
 
@@ -21,7 +21,6 @@ from .helpers import (
 def test_five_phases_in_order_then_the_token_passes_left() -> None:
     # W2.1, W2.4, W2.8
     st = new_game(3)
-    take_first_missions(st)
     seen = [st.phase]
     while st.round == 1:
         st.apply(None, {"type": "next"})
@@ -49,7 +48,7 @@ def test_production_one_resource_per_built_producer() -> None:
     # W2.2: "Vincent has two Gold Factories and a Brewery: he produces 2 gold and 1 beer"
     st = new_game(3)
     give(st, VINCENT, "gold_factory", "gold_factory", "brewery", "tavern", "tavern")
-    take_first_missions(st)
+    enter_production(st)  # the phase opens with these buildings built
     assert st.phase == "production"
     fig = SPEC.view(st, None)["public"]["seats"][VINCENT]["figures"]
     assert (fig["gold"], fig["beer"]) == (2, 1)
@@ -61,7 +60,6 @@ def test_draw_five_plus_one_per_tavern_plus_the_kept_card() -> None:
     # W2.3: "2 Taverns and a card kept by his Drakkar: 8 cards in hand (5 + 2 + 1)"
     st = new_game(3)
     give(st, VINCENT, "tavern", "tavern", "drakkar")
-    take_first_missions(st)
     fig = st.figures(VINCENT)
     assert fig["draw"] == 7 and fig["kept"] == 0
     st.kept[VINCENT] = 1
@@ -103,7 +101,7 @@ def test_storage_keeps_produced_and_plundered_resources_in_reserves() -> None:
     # W2.5, D11: only this turn's production, plunder and board undead are stored
     st = new_game(3)
     give(st, VINCENT, "gold_factory", "gold_factory", "gold_reserve", "brewery")
-    take_first_missions(st)
+    enter_production(st)
     st.apply(None, {"type": "next"})
     st.apply(None, {"type": "next"})
     st.apply(VINCENT, {"type": "undead_board", "resource": "gold"})  # W6.2: it may be stored
@@ -142,7 +140,7 @@ def test_a_reserve_under_construction_stores_nothing() -> None:
     st = new_game(2)
     give(st, VINCENT, "gold_factory")
     give(st, MARIE, "gold_factory")
-    take_first_missions(st)
+    enter_production(st)
     st.apply(None, {"type": "next"})
     st.apply(None, {"type": "next"})
     st.apply(VINCENT, {"type": "build", "kind": "gold_reserve"})
