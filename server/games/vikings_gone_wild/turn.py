@@ -666,6 +666,8 @@ def enter_end(st: WildState) -> str | None:
 
 
 def actors_end(st: WildState) -> list[int]:
+    if st.last_turn:  # W9.3: no next turn, so a Drakkar has nothing to keep a card for
+        return []
     return [s for s in range(st.n) if not st.decided[s] and st.count(s, "drakkar", active=True) > 0]
 
 
