@@ -60,7 +60,8 @@ export function openSheet(kind) {
 
 // -- the game modules ----------------------------------------------------------------------------
 // One module per game (phone_ui/games/<id>.js), loaded the first time the table plays it. Its
-// default export is the game's screens: {id, bar, screen, atHand, sheet, scoreRows, ...}.
+// default export is the game's screens: {id, bar, screen, atHand, sheet, scoreRows, ...}; optional
+// ``finalWords()`` adds panels below the final score (how a tie was settled, say).
 
 const loader = gameLoader(new URL("./games/", import.meta.url).href, () => render());
 
@@ -177,13 +178,16 @@ export function finalScores(result) {
   if (!result.scores) return h("section", { class: "panel" }, h("h1", {}, t("score.abandoned")));
   const game = currentGame();
   const winners = new Set(result.winners);
-  const order = result.scores.map((_, i) => i).sort((a, b) => result.scores[b].total - result.scores[a].total);
+  // a winner comes first even on equal points (a tie settled by a tie-break): a tie settled is
+  // never shown as two players "1."
+  const ahead = (a, b) => (winners.has(a) !== winners.has(b) ? winners.has(a) : result.scores[a].total > result.scores[b].total);
+  const order = result.scores.map((_, i) => i).sort((a, b) => (ahead(a, b) ? -1 : ahead(b, a) ? 1 : 0));
   return h("section", { class: "panel final" },
     h("h1", {}, result.status === "abandoned" ? t("score.abandoned") : t("score.title")),
     result.winners.length ? h("p", { class: "winners" }, t("score.winners", { names: result.winners.map((w) => (result.seats[w] || {}).name).join(", ") })) : null,
     h("ol", { class: "score-cards" }, order.map((i) => {
       const score = result.scores[i];
-      const rank = 1 + result.scores.filter((other) => other.total > score.total).length;
+      const rank = 1 + order.filter((j) => ahead(j, i)).length;
       return h("li", { class: `score-card ${winners.has(i) ? "winner" : ""}`, "data-seat": i },
         h("div", { class: "score-head" },
           h("span", { class: "rank" }, `${rank}.`),

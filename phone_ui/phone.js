@@ -340,7 +340,10 @@ function lobbyScreen() {
   const table = msg.table;
   const isHost = msg.you.host;
   const parts = [];
-  if (table.status === "over" && table.result) parts.push(finalScores(table.result));
+  if (table.status === "over" && table.result) {
+    const game = currentGame();
+    parts.push(finalScores(table.result), ...(game && game.finalWords ? game.finalWords() : []));
+  }
   parts.push(h("section", { class: "panel" },
     h("h1", {}, table.status === "over" ? t("lobby.after_game") : t("lobby.title")),
     h("p", { class: "muted" }, isHost ? t("lobby.host_intro", { min: table.min_players }) : t("lobby.wait_host")),

@@ -7,11 +7,11 @@
 import { h, icon, t } from "/static/common.js";
 import {
   ATTACK_POINTS, CARDS, RESOURCES, attackWords, bonusName, breakdownSum, buildingName, cardName, cardOf,
-  endMark, errorWords, favourWhy, kindName, logLine, numbersWords, phaseName, productionWords, resourceName,
-  amountOf,
+  endMark, errorWords, favourWhy, hallLabel, kindName, logLine, numbersWords, phaseName, productionWords, resourceName,
+  amountOf, tiebreakWords,
 } from "/static/games/vikings_gone_wild.js";
 import {
-  act, actionButton, finalScores, me, msg, name, online, openSheet, present, render, seats, send, showToast, strip,
+  act, actionButton, me, msg, name, online, openSheet, present, render, seats, send, showToast, strip,
   tableStep, ui, waiting,
 } from "../page.js";
 
@@ -88,10 +88,6 @@ function bar(pub) {
 
 function screen(g) {
   const pub = g.public;
-  if (pub.phase === "over") {
-    const result = pub.result;
-    return [finalScores({ scores: result.scores, winners: result.winners, seats: seats(), status: "finished" }), bonusResult(pub)];
-  }
   const parts = [favourPrompt(pub), prompt(g)];
   if (pub.last_attack && ["players", "defend"].includes(pub.phase)) parts.push(lastAttack(pub));
   parts.push(missionsPanel(g), villagePanel(g));
@@ -474,12 +470,30 @@ function storagePanel(g) {
   return h("section", { class: "panel vgw-prompt", "data-prompt": "storage" },
     h("h2", {}, phaseName("storage")),
     h("p", {}, t("vgw.storage.loot", { gold: v.loot.gold, beer: v.loot.beer })),
+    lostLoot(v, stores),
     mine ? h("div", { class: "button-row" }, stores.map((a) => {
       const b = v.buildings.find((x) => x.building === a.building);
       return actionButton(t("vgw.storage.store", { amount: amountOf(a.count, b.resource), stock: b.stock }), a, { class: "small" });
     }), legalOf("store_done") ? actionButton(t("vgw.storage.done"), { type: "store_done" }) : null) : null,
     h("p", { class: "muted small-text" }, t("vgw.storage.rule")),
     nextButton(t("vgw.next.end")));
+}
+
+/** What this player produced or plundered and no Reserve of theirs can take now (none of that
+ * resource, or only one under construction, D9): lost when the phase ends (W2.5). */
+function lostLoot(v, stores) {
+  const lost = RESOURCES.filter((r) => v.loot[r] && !stores.some((a) => v.buildings.find((b) => b.building === a.building).resource === r));
+  if (!lost.length) return null;
+  return h("p", { class: "warn", "data-lost": lost.join(" ") }, t("vgw.storage.lost", { what: lost.map((r) => amountOf(v.loot[r], r)).join(", ") }));
+}
+
+/** Below the final score: how a tie was settled (W9.6, W9.7, D17) and the bonus split (W9.4). */
+function finalWords() {
+  const g = msg.game;
+  if (!g || g.game !== "vikings_gone_wild" || g.public.phase !== "over") return [];
+  const settled = tiebreakWords(g.public, name);
+  return [settled.length ? h("section", { class: "panel vgw-tiebreak-result" }, h("h2", {}, t("vgw.tiebreak_title")), settled.map((line) => h("p", {}, line))) : null,
+    bonusResult(g.public)];
 }
 
 function endPanel(g) {
@@ -602,7 +616,7 @@ function villagePanel(g) {
   const hall = v.town_hall;
   return h("section", { class: "panel vgw-village" },
     h("h2", {}, icon("hall"), " ", t("vgw.village.title")),
-    h("p", {}, t("vgw.village.hall", { level: hall.level }), hall.new ? [" ", h("span", { class: "vgw-tag new" }, t("vgw.marker.new"))] : null,
+    h("p", {}, hallLabel(hall.level), hall.new ? [" ", h("span", { class: "vgw-tag new" }, t("vgw.marker.new"))] : null,
       hall.damaged ? [" ", h("span", { class: "vgw-tag damaged" }, t("vgw.marker.damaged"))] : null),
     v.buildings.length ? h("ul", { class: "vgw-buildings" }, v.buildings.map((b) => h("li", { "data-kind": b.kind },
       kindName(b.kind),
@@ -610,7 +624,8 @@ function villagePanel(g) {
       b.new ? [" ", h("span", { class: "vgw-tag new" }, t("vgw.marker.new"))] : null,
       b.damaged ? [" ", h("span", { class: "vgw-tag damaged" }, t("vgw.marker.damaged"))] : null))) : h("p", { class: "muted" }, t("vgw.village.empty")),
     h("p", { class: "small-text" }, t("vgw.village.score", { sum: breakdownSum(v.breakdown, v.score) })),
-    h("p", { class: "small-text" }, t("vgw.village.favours", { n: v.favours })));
+    h("p", { class: "small-text" }, t("vgw.village.favours", { n: v.favours })),
+    h("p", { class: "small-text vgw-first", "data-first": pub.first }, t("vgw.first_token_holder", { name: name(pub.first) })));
 }
 
 /** Always at hand: the score, the missions' points, the favours. */
@@ -651,6 +666,7 @@ export default {
   atHand,
   sheet,
   scoreRows,
+  finalWords,
   errorWords,
   logWords: (event) => logLine(event, msg.game.public, name),
   lobbyOptions,

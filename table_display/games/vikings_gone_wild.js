@@ -8,7 +8,7 @@
 import { h, icon, seatBadge, t } from "/static/common.js";
 import {
   ATTACK_POINTS, CARDS, attackWords, bonusName, breakdownSum, buildingName, endMark, errorWords, favourWhy,
-  kindName, logLine, numbersWords, phaseName, productionWords, amountOf,
+  hallLabel, kindName, logLine, numbersWords, phaseName, productionWords, amountOf, tiebreakWords,
 } from "/static/games/vikings_gone_wild.js";
 import { fingerprintMark, msg, name, seats, token, url } from "../page.js";
 
@@ -64,10 +64,11 @@ function village(pub, v) {
   const fig = productionWords(v.figures);
   return h("section", { class: `panel vgw-village ${turn ? "turn" : ""} ${pub.attack && pub.attack.target === v.seat ? "defending" : ""}`, "data-seat": v.seat },
     h("div", { class: "vgw-vhead" }, seatBadge(seats()[v.seat]), turn ? icon("turn", t("vgw.their_turn")) : null,
+      pub.first === v.seat ? h("span", { class: "vgw-first", "data-first": v.seat }, "①\u00a0", t("vgw.first_token")) : null,
       h("span", { class: "spacer" }), h("strong", { class: "vgw-score" }, icon("star"), " ", String(v.score))),
     h("p", { class: "vgw-facts" }, t("vgw.table.facts", { favours: v.favours, missions: v.missions_held, done: v.missions_done.length })),
     ["production", "draw"].includes(pub.phase) ? h("p", { class: "vgw-production" }, fig.line) : null,
-    h("p", { class: `vgw-hall ${hall.damaged ? "damaged" : ""}` }, icon("hall"), " ", t("vgw.village.hall", { level: hall.level }),
+    h("p", { class: `vgw-hall ${hall.damaged ? "damaged" : ""}` }, icon("hall"), " ", hallLabel(hall.level),
       hall.new ? marker("new") : null, hall.damaged ? marker("damaged") : null),
     h("ul", { class: "vgw-blist" }, v.buildings.map((b) => h("li", { class: `vgw-b ${b.new ? "new" : ""} ${b.damaged ? "damaged" : ""}`, "data-kind": b.kind },
       h("span", { class: "bname" }, kindName(b.kind)),
@@ -155,6 +156,7 @@ function scoreTable(result) {
         h("th", {}, seatBadge(result.seats[i])),
         used.map((why) => h("td", {}, String(score.breakdown[why] || 0))),
         h("td", { class: "total", title: breakdownSum(score.breakdown, score.total) }, String(score.total)))))),
+    pub ? tiebreakWords(pub, (s) => (result.seats[s] || {}).name).map((line) => h("p", { class: "vgw-tiebreak-line" }, line)) : null,
     pub ? h("ul", { class: "vgw-final-bonus" }, pub.bonus.map((id, k) => {
       const met = (pub.claims || []).map((c, s) => (c && c[k] ? s : null)).filter((s) => s !== null);
       const share = ({ 1: 6, 2: 3, 3: 2, 4: 1 })[met.length] || 0;

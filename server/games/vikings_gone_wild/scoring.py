@@ -56,7 +56,8 @@ def claim_bonus(st: WildState, seat: Seat, action: Action) -> None:
     st.record("bonus_split", split=split)
     best = max(st.score)
     tied = [s for s in range(st.n) if st.score[s] == best]
-    st.tiebreak = {"tied": tied, "drawn": [], "card": None, "answers": {}}
+    # "rounds": each card drawn and who met it, so the final screen can tell how it was settled
+    st.tiebreak = {"tied": tied, "drawn": [], "card": None, "answers": {}, "rounds": []}
     if len(tied) == 1 or not st.box:
         st.goto("over")
     else:
@@ -96,6 +97,8 @@ def answer_tiebreak(st: WildState, seat: Seat, action: Action) -> None:
         return
     meets = [s for s in tb["tied"] if tb["answers"][str(s)]]
     st.record("tiebreak_answered", card=tb["card"], meets=meets)
+    rounds = tb.setdefault("rounds", [])  # a game saved before rounds were kept has none
+    rounds.append({"card": tb["card"], "tied": list(tb["tied"]), "meets": meets})
     if 0 < len(meets) < len(tb["tied"]):  # W9.6; D17: those who meet it stay tied
         tb["tied"] = meets
     if len(tb["tied"]) == 1 or not st.box:  # W9.7

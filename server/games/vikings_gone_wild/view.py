@@ -110,6 +110,8 @@ def public_view(st: WildState) -> dict[str, Any]:
             "drawn": list(tb["drawn"]),
             "answered": sorted(int(s) for s in tb["answers"]),
             "answers": None if waiting else dict(tb["answers"]),
+            # every card answered so far: who was tied and who met it (W9.6, D17)
+            "rounds": [dict(r) for r in tb.get("rounds", [])],
         }
     done = st.phase in ("tiebreak", "over")
     return {

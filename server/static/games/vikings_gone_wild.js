@@ -40,6 +40,27 @@ export function buildingName(pub, seat, b) {
   return x ? kindName(x.kind) : "?";
 }
 
+/** A town hall's level as a label that never breaks in two ("Town hall level 3"). */
+export const hallLabel = (level) => h("span", { class: "vgw-hall-name" }, t("vgw.village.hall", { level }));
+
+/** How a tie was settled (W9.6, W9.7, D17), in sentences: who was tied, each card drawn from the
+ * box and who met it, and a shared victory when the box ran out. None without a tie. */
+export function tiebreakWords(pub, nameOf) {
+  const tb = pub.tiebreak;
+  if (!tb) return [];
+  const rounds = tb.rounds || [];
+  const tied = rounds.length ? rounds[0].tied : tb.tied;
+  if (tied.length < 2) return [];
+  const names = (list) => list.map(nameOf).join(", ");
+  const out = [t("vgw.final.tied", { points: pub.seats[tied[0]].score, names: names(tied) })];
+  for (const r of rounds) {
+    const key = !r.meets.length ? "round_none" : r.meets.length === r.tied.length ? "round_all" : "round_met";
+    out.push(t(`vgw.final.${key}`, { card: bonusName(r.card, pub), names: names(r.meets) }));
+  }
+  if (pub.phase === "over" && tb.tied.length > 1) out.push(t("vgw.final.shared"));
+  return out;
+}
+
 /** The card whose numbers a building uses: a kind, or a town hall level's card. */
 export function cardOf(pub, seat, b) {
   if (b === 0) return `town_hall_${pub.seats[seat].town_hall.level}`;

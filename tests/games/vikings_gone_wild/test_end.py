@@ -15,6 +15,7 @@ from .helpers import (
     MARIE,
     VINCENT,
     finish_turn,
+    give,
     ok,
     refused,
     set_score,
@@ -65,6 +66,20 @@ def test_the_end_mark_reached_while_defending() -> None:
     st.apply(MARIE, {"type": "defend", "cards": 1, "value": 1})
     assert st.score[MARIE] == 40 and st.last_turn
     finish_turn(st)
+    assert st.phase == "bonus"
+
+
+def test_the_last_end_phase_asks_no_drakkar_to_keep_a_card() -> None:
+    # W9.3, W2.7, D12: no turn follows the last one, so a kept card would be for nothing
+    st = to_players(2)
+    give(st, VINCENT, "drakkar")
+    set_score(st, MARIE, 40)
+    st.last_turn = True
+    while st.phase != "end":
+        st.apply(None, {"type": "next"})
+    assert st.active_seats() == [] and st.legal_actions(VINCENT) == []
+    refused(st, VINCENT, {"type": "keep", "cards": 1}, "not_your_turn")
+    st.apply(None, {"type": "next"})
     assert st.phase == "bonus"
 
 
@@ -127,6 +142,9 @@ def test_a_tie_is_broken_by_a_bonus_card_left_in_the_box() -> None:
     assert SPEC.view(st, BRAM)["public"]["tiebreak"]["answers"] is None
     st.apply(MARIE, {"type": "tiebreak", "meets": False})
     assert st.is_over() and st.winners() == [VINCENT]
+    # the final screen tells how the tie was settled: who was tied, the card, who met it
+    rounds = SPEC.view(st, BRAM)["public"]["tiebreak"]["rounds"]
+    assert rounds == [{"card": tb["card"], "tied": [VINCENT, MARIE], "meets": [VINCENT]}]
 
 
 def test_both_or_neither_meeting_it_draws_again_then_a_shared_win() -> None:
