@@ -4,6 +4,7 @@ games between bots, ``history`` lists the games a store kept and ``replay`` repl
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -120,6 +121,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     data_dir = args.data_dir or default_data_dir()
     if args.command == "serve":
+        # The server's start makes tens of thousands of objects that live as long as it does
+        # (modules, the app, the table): collecting them on the way only costs a small board's
+        # CPU. The collector is back on once they are set aside (``LonghallServer.load``).
+        gc.disable()
         from ..web.serve import serve
 
         settings = Settings(

@@ -68,6 +68,7 @@ class LonghallServer(BaseApplication):  # type: ignore[misc]
         # aside from the garbage collector: a full collection then scans only what changed since,
         # not tens of thousands of objects (a pause of tens of milliseconds in some command).
         gc.freeze()
+        gc.enable()  # off since ``longhall serve`` began (cli.main)
         return self.longhall.app
 
     def run(self) -> None:
@@ -140,6 +141,7 @@ def serve(settings: Settings) -> int:
     try:  # before anything opens the store: SQLite would start afresh over a damaged one
         check_store(settings.db_path, fresh=settings.fresh_store)
     except DamagedStore as damaged:
+        gc.enable()  # no table to set aside (cli.main turned the collector off for the start)
         log.error("%s", damaged)
         from .damaged_page import serve_damaged_page  # the table display says it too
 

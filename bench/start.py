@@ -1,0 +1,251 @@
+"""How soon the server answers after it starts, with its CPU held to a Pi's share, side by side
+with boardgame.io in the same run.
+
+Longhall: ``longhall serve`` on a copy of a store of 20 finished games (Eketorp, Vikings on Board
+and Vikings Gone Wild in turn, bots at every seat) and a game in progress, timed from the start
+of the process until ``/healthz`` answers 200. The peer: boardgame.io 0.50.2's own server
+(``../shared/peers/boardgameio/server.js``, its store in memory, so it reads nothing), timed until
+it answers an HTTP request. Each start runs in a CPU cgroup of its own with a quota: 100 % of a
+core, 25 % (about a Pi 4's core, as this machine's core is about four of a Pi 4's) and 12 %
+(about a Pi Zero 2 W's). The two servers take turns at going first; the figures are medians of
+the runs, with the ratio Longhall / boardgame.io, and the CPU seconds each process had used when
+it answered (what a start costs, whatever the quota).
+
+Needs a writable CPU cgroup (v1 ``/sys/fs/cgroup/cpu`` or v2 ``cpu.max``), as root here does.
+
+Longhall runs from a virtual environment of its own, made once in /tmp as a Pi's is: the server's
+lock file (``requirements.lock``, without the test tools) and Longhall's wheel built from this
+checkout, every module compiled by pip as it installs (``--python`` names another).
+
+Run: ``.venv/bin/python bench/start.py [--runs 5] [--quotas 100 25 12]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+import uuid
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from serving import WORK, prepare_peer
+
+from longhall.server.config import Settings
+from longhall.server.table.connections import Identity
+from longhall.server.table.service import Table
+from longhall.server.web.app import create_app
+from tests.support import bot_move, free_port
+
+GAMES = ("eketorp", "vikings_on_board", "vikings_gone_wild")
+STORE = Path(tempfile.gettempdir()) / "longhall-start-store"  # built once, copied for each start
+SERVED = Path(tempfile.gettempdir()) / "longhall-start-venv"  # the server as a Pi installs it
+ROOT = Path(__file__).resolve().parent.parent
+TICKS = os.sysconf("SC_CLK_TCK")
+# as on a Pi, where pip compiled every module when it installed them: the bytecode is cached
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def play(table: Table, moves: int | None = None) -> None:
+    """Let the bots and the NEXT button play the running game: to its end, or ``moves`` moves."""
+    while table.data.status == "playing" and (moves is None or moves > 0):
+        move = bot_move(table)
+        if move is None:
+            ack = table.press_next(Identity("auto"))
+        else:
+            seat, action = move
+            payload = {"id": uuid.uuid4().hex, "version": table.data.version, "action": action}
+            ack = table.submit(Identity("bot", seat), {"type": "act", **payload})
+        assert ack["ok"], ack
+        moves = None if moves is None else moves - 1
+
+
+def served_python() -> str:
+    """A virtual environment with the server's locked dependencies and Longhall's wheel."""
+    python = SERVED / "bin" / "python"
+    pip = [str(python), "-m", "pip", "install", "--quiet"]
+    if not python.exists():
+        subprocess.run([sys.executable, "-m", "venv", str(SERVED)], check=True)
+        subprocess.run(
+            [*pip, "--require-hashes", "-r", str(ROOT / "requirements.lock")], check=True
+        )
+    # this checkout's code, every time
+    subprocess.run(
+        [*pip, "--no-deps", "--no-build-isolation", "--force-reinstall", str(ROOT)], check=True
+    )
+    return str(python)
+
+
+def build_store(where: Path, finished: int = 20) -> None:
+    """A store as a table has it after a few game nights: ``finished`` games and one playing."""
+    lh = create_app(Settings(data_dir=where, gpio="off", bot_delay=0, seed=3))
+    table = lh.table
+    try:
+        phone = lh.socketio.test_client(lh.app, auth={"code": table.data.code})
+
+        def send(kind: str, **fields: object) -> Any:
+            payload = {"type": kind, "id": uuid.uuid4().hex, "version": table.data.version}
+            return phone.emit("command", {**payload, **fields}, callback=True)
+
+        assert send("join", name="Host", colour="")["ok"]
+        assert send("add_bot", bot="greedy")["ok"] and send("add_bot", bot="greedy")["ok"]
+        assert send("botify", seat=0, bot="greedy")["ok"]
+        for k in range(finished + 1):
+            assert send("set_game", game=GAMES[k % len(GAMES)])["ok"]
+            assert send("set_start_player", seat=1)["ok"]  # a bot: the host lays for it
+            assert send("start")["ok"]
+            if GAMES[k % len(GAMES)] == "vikings_gone_wild":  # the bonus cards (W1.3)
+                assert send("proxy", seat=1, action={"type": "first_game_bonus"})["ok"]
+            play(table, None if k < finished else 40)
+        assert table.data.status == "playing"
+        phone.disconnect()
+    finally:
+        lh.stop()
+
+
+class CpuGroup:
+    """A CPU cgroup holding a process to ``percent`` of one core (v1 or v2)."""
+
+    def __init__(self, percent: int) -> None:
+        v1 = Path("/sys/fs/cgroup/cpu")
+        name = f"longhall-start-{os.getpid()}-{percent}"
+        quota = percent * 1000 if percent < 100 else -1
+        if (v1 / "cpu.cfs_quota_us").exists():
+            self.path = v1 / name
+            self.path.mkdir(exist_ok=True)
+            (self.path / "cpu.cfs_period_us").write_text("100000")
+            (self.path / "cpu.cfs_quota_us").write_text(str(quota))
+        else:
+            self.path = Path("/sys/fs/cgroup") / name
+            self.path.mkdir(exist_ok=True)
+            (self.path / "cpu.max").write_text(f"{quota if quota > 0 else 'max'} 100000")
+
+    def enter(self) -> None:
+        """Move the calling process in: run in the child before it executes the server."""
+        (self.path / "cgroup.procs").write_text(str(os.getpid()))
+
+    def remove(self) -> None:
+        self.path.rmdir()
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime
+
+
+def answered(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=0.5) as response:
+            return bool(response.status == 200)
+    except urllib.error.HTTPError:  # an answer all the same (boardgame.io's / is a 404)
+        return not url.endswith("/healthz")
+    except OSError:
+        return False
+
+
+def timed_start(argv: list[str], cwd: Path, url: str, group: CpuGroup) -> tuple[float, float]:
+    """Seconds from starting ``argv`` until ``url`` answers, and the CPU seconds used by then."""
+    with tempfile.TemporaryFile() as log:
+        start = time.monotonic()
+        proc = subprocess.Popen(
+            argv, cwd=cwd, env=ENV, stdout=log, stderr=subprocess.STDOUT, preexec_fn=group.enter
+        )
+        try:
+            while not answered(url):
+                if proc.poll() is not None:
+                    log.seek(0)
+                    said = log.read().decode(errors="replace")[-2000:]
+                    raise RuntimeError(f"{argv[0]} ended with {proc.returncode}: {said}")
+                if time.monotonic() - start > 120:
+                    raise RuntimeError(f"{argv[0]} did not answer in 120 s")
+                time.sleep(0.005)
+            return time.monotonic() - start, cpu_seconds(proc.pid)
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+
+
+def longhall(python: str, group: CpuGroup) -> tuple[float, float]:
+    with tempfile.TemporaryDirectory(prefix="longhall-start-") as data:
+        for f in STORE.iterdir():
+            shutil.copy(f, Path(data) / f.name)
+        port = free_port()
+        argv = [python, "-m", "longhall.server.cli", "serve", "--port", str(port), "--gpio", "off"]
+        argv += ["--data-dir", data, "--host", "127.0.0.1"]
+        return timed_start(argv, Path(data), f"http://127.0.0.1:{port}/healthz", group)
+
+
+def peer(group: CpuGroup) -> tuple[float, float]:
+    for attempt in range(3):  # it listens on every address: a port free on 127.0.0.1 may not be
+        port = free_port()
+        argv = ["node", "server.js", str(port), str(free_port())]
+        try:
+            return timed_start(argv, WORK, f"http://127.0.0.1:{port}/", group)
+        except RuntimeError as err:
+            if attempt == 2 or "EADDRINUSE" not in str(err):
+                raise
+    raise AssertionError("unreachable")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--quotas", type=int, nargs="+", default=[100, 25, 12])
+    parser.add_argument("--python", help="the Python that runs Longhall (default: its own venv)")
+    parser.add_argument("--rebuild", action="store_true", help="build the store again")
+    args = parser.parse_args()
+    prepare_peer()
+    python = args.python or served_python()
+    if args.rebuild and STORE.exists():
+        shutil.rmtree(STORE)
+    if not STORE.exists():
+        building = STORE.with_name(STORE.name + ".new")
+        shutil.rmtree(building, ignore_errors=True)
+        build_store(building)
+        building.rename(STORE)
+    size = sum(f.stat().st_size for f in STORE.iterdir()) / 1e6
+    print(f"store: {size:.1f} MB, 20 finished games and one in progress ({STORE})")
+    full = CpuGroup(100)
+    try:  # once, untimed: each server's modules are compiled and in the page cache
+        longhall(python, full), peer(full)
+    finally:
+        full.remove()
+    print("quota   boardgame.io     Longhall         Longhall / peer   CPU s: peer, Longhall")
+    for percent in args.quotas:
+        group = CpuGroup(percent)
+        try:
+            ours: list[tuple[float, float]] = []
+            theirs: list[tuple[float, float]] = []
+            for run in range(args.runs):  # taking turns at going first
+                for who in ("peer", "Longhall") if run % 2 == 0 else ("Longhall", "peer"):
+                    if who == "peer":
+                        theirs.append(peer(group))
+                    else:
+                        ours.append(longhall(python, group))
+        finally:
+            group.remove()
+        p = statistics.median(t for t, _ in theirs)
+        o = statistics.median(t for t, _ in ours)
+        pc = statistics.median(c for _, c in theirs)
+        oc = statistics.median(c for _, c in ours)
+        print(
+            f"{percent:>4} %  {p:6.2f} s         {o:6.2f} s         {o / p:5.2f}"
+            f"             {pc:.2f}, {oc:.2f}",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
