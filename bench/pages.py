@@ -1,10 +1,21 @@
-"""The pages on the wire and on the screen, in Debian's Chromium (Playwright).
+"""The pages on the wire and on the screen, in Debian's Chromium (Playwright), as a Pi and an old
+phone run them.
 
 Measured: the bytes each page transfers on its first load (compressed, as sent over the network:
-HTML, CSS, JavaScript, the language catalog, QR codes, and the first snapshot over the WebSocket),
-the bytes each game's page modules add when that game is played (loaded with import() only then),
-and the time the table display takes to draw a state update (median, 99th percentile, worst) while
-bots play a whole game at 1920x1080: six of Eketorp, four of Vikings on Board.
+HTML, CSS, JavaScript, the language catalog, QR codes, and the first snapshot over the WebSocket)
+and the bytes each game's page modules add when that game is played (loaded with import() only
+then); then, with Chromium's CPU slowed down by DevTools' throttling (``--table-throttle``, 4 as a
+Pi 4 runs the kiosk; ``--phone-throttle``, 6 as an old phone):
+
+- the table display at 1920x1080 while bots play a whole game of each game: from the arrival of
+  each WebSocket message to the frame that shows it painted (the first task after the next
+  animation frame), its median, 95th and 99th percentiles, and the long tasks (over 50 ms);
+- a phone at 390x844 over a Wi-Fi-like link (20 Mbit/s, 5 ms each way): its first load, from the
+  navigation to the first screen drawn (the join form), and each update of a seated phone during
+  a bot game, measured the same way.
+
+The measuring is the benchmark's own script, added to each page before it loads
+(``FRAME_PROBE``): the pages carry no code for it.
 
 Run: ``.venv/bin/python bench/pages.py`` (figures go to docs/performance.md).
 """
@@ -63,7 +74,7 @@ def first_load(browser: Any, url: str, ready: str, **context: Any) -> dict[str, 
 
 
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = {"eketorp": 6, "vikings_on_board": 4}  # each game's bots for the draw times
+GAMES = {"eketorp": 6, "vikings_on_board": 4, "vikings_gone_wild": 4}  # players, all bots
 # Each game's page modules, as the phone and the table display load them when it is played.
 GAME_FILES = {
     "phone": [
@@ -100,49 +111,169 @@ def game_modules(server: ServerProcess, page: str, game: str) -> dict[str, int]:
     return {"bytes": total, "files": files}
 
 
-def draw_times(browser: Any, server: ServerProcess, game: str, players: int) -> dict[str, float]:
-    """Play a whole game of bots while the table display draws every update."""
-    page = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
-    page.goto(server.url + "/")
-    page.wait_for_selector("#join-url")
-    code = page.inner_text("#join-url").rsplit("/", 1)[1]
-    host = Phone(server.url, {"code": code}, name="host").connect()
-    assert host.join("Host")["ok"]
-    assert host.command("set_game", game=game)["ok"]
-    for _ in range(players - 1):
-        assert host.command("add_bot", bot="greedy")["ok"]
-    assert host.command("botify", seat=0, bot="greedy")["ok"]
-    assert host.command("start")["ok"]
-    host.disconnect()  # the stand-in bot plays the host's seat
-    page.evaluate("window.__longhallDrawTimes.length = 0")
-    deadline = time.monotonic() + 900
-    while page.evaluate("document.body.dataset.status") != "over" and time.monotonic() < deadline:
-        page.wait_for_timeout(500)
-    times = sorted(page.evaluate("Array.from(window.__longhallDrawTimes)"))
-    page.context.close()
+# Added to a page before its own scripts: for every WebSocket message, the time from its arrival
+# to the first task after the next animation frame (the frame that shows it is painted by then);
+# and every long task (over 50 ms) the browser reports.
+FRAME_PROBE = """
+window.__benchFrames = [];
+window.__benchLongTasks = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) window.__benchLongTasks.push(entry.duration);
+}).observe({ type: "longtask", buffered: true });
+const NativeWebSocket = window.WebSocket;
+window.WebSocket = class extends NativeWebSocket {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("message", () => {
+      const arrived = performance.now();
+      const painted = () => window.__benchFrames.push(performance.now() - arrived);
+      requestAnimationFrame(() => setTimeout(painted, 0));
+    });
+  }
+};
+"""
+# DevTools' network conditions for a phone on a table's Wi-Fi: 20 Mbit/s, 5 ms each way
+WIFI = {
+    "offline": False,
+    "latency": 5,
+    "downloadThroughput": 20e6 / 8,
+    "uploadThroughput": 20e6 / 8,
+}
+
+
+def throttled(context: Any, rate: float) -> tuple[Any, Any]:
+    """A page of ``context`` with the probe in and its CPU slowed ``rate`` times, and its
+    DevTools session."""
+    page = context.new_page()
+    page.add_init_script(FRAME_PROBE)
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
+    return page, cdp
+
+
+def percentiles(times: list[float]) -> dict[str, float]:
+    times = sorted(times)
+    if not times:
+        return {"updates": 0}
+
+    def at(q: float) -> float:
+        return round(times[min(len(times) - 1, int(len(times) * q))], 1)
+
     return {
         "updates": len(times),
-        "median_ms": round(statistics.median(times), 2),
-        "p99_ms": round(times[int(len(times) * 0.99)], 2),
-        "max_ms": round(times[-1], 2),
+        "median_ms": round(statistics.median(times), 1),
+        "p95_ms": at(0.95),
+        "p99_ms": at(0.99),
+        "max_ms": round(times[-1], 1),
     }
 
 
+def seat_host(server: ServerProcess, code: str) -> Phone:
+    """The host: the first to join the table."""
+    host = Phone(server.url, {"code": code}, name="host").connect()
+    assert host.join("Host")["ok"]
+    return host
+
+
+def start_bot_game(host: Phone, game: str, players: int) -> None:
+    """The host seats bots up to ``players`` seats, starts ``game`` and lets a bot stand in for
+    every human seat, its own included."""
+    assert host.command("set_game", game=game)["ok"]
+    assert host.command("add_bot", bot="greedy")["ok"]  # seat 1: the start player
+    while len(host.current["table"]["seats"]) < players:
+        assert host.command("add_bot", bot="greedy")["ok"]
+    assert host.command("set_start_player", seat=1)["ok"]
+    assert host.command("start")["ok"]
+    if game == "vikings_gone_wild":  # the bonus cards on the table, entered for the bot (W1.3)
+        assert host.command("proxy", seat=1, action={"type": "first_game_bonus"})["ok"]
+    for seat, who in enumerate(host.current["table"]["seats"]):
+        if who["kind"] == "human":
+            assert host.command("botify", seat=seat, bot="greedy")["ok"]
+
+
+def wait_over(page: Any) -> None:
+    deadline = time.monotonic() + 900
+    while page.evaluate("document.body.dataset.status") != "over":
+        assert time.monotonic() < deadline, "the bot game did not end"
+        page.wait_for_timeout(500)
+
+
+def table_frames(
+    browser: Any, server: ServerProcess, game: str, players: int, rate: float
+) -> dict[str, Any]:
+    """A whole game of bots, the table display drawing it with its CPU slowed ``rate`` times."""
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    page, _ = throttled(context, rate)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#join-url")
+    code = page.inner_text("#join-url").rsplit("/", 1)[1]
+    host = seat_host(server, code)
+    start_bot_game(host, game, players)
+    host.disconnect()  # a stand-in bot plays the host's seat
+    page.evaluate("window.__benchFrames.length = 0; window.__benchLongTasks.length = 0")
+    wait_over(page)
+    result = percentiles(page.evaluate("Array.from(window.__benchFrames)"))
+    long_tasks = page.evaluate("Array.from(window.__benchLongTasks)")
+    result["long_tasks"] = len(long_tasks)
+    result["longest_task_ms"] = round(max(long_tasks, default=0), 1)
+    context.close()
+    return result
+
+
+def phone_figures(browser: Any, server: ServerProcess, rate: float) -> dict[str, Any]:
+    """An old phone on the table's Wi-Fi: its first load, then its updates in a game of Eketorp
+    that a bot plays for it."""
+    lobby = Phone(server.url).connect()
+    code = lobby.latest["table"]["code"]  # type: ignore[index]
+    lobby.disconnect()
+    host = seat_host(server, code)
+    context = browser.new_context(**PHONE)
+    page, cdp = throttled(context, rate)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", WIFI)
+    page.goto(f"{server.url}/join/{code}")
+    page.wait_for_selector("#name")
+    drawn = page.evaluate("performance.now()")  # from the navigation: the join form is shown
+    first = page.evaluate(
+        "performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1"
+    )
+    page.fill("#name", "Phone")
+    page.tap("#join")
+    page.wait_for_selector(".seat-row")
+    page.evaluate("window.__benchFrames.length = 0; window.__benchLongTasks.length = 0")
+    start_bot_game(host, "eketorp", 4)  # the phone's seat too
+    host.disconnect()
+    wait_over(page)
+    result = percentiles(page.evaluate("Array.from(window.__benchFrames)"))
+    result["first_paint_ms"] = round(first)
+    result["join_form_ms"] = round(drawn)
+    result["long_tasks"] = len(page.evaluate("Array.from(window.__benchLongTasks)"))
+    context.close()
+    return result
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--table-throttle", type=float, default=4.0, help="CPU slowdown, kiosk")
+    parser.add_argument("--phone-throttle", type=float, default=6.0, help="CPU slowdown, phone")
+    parser.add_argument(
+        "--games", nargs="*", default=list(GAMES), choices=list(GAMES), help="table display's"
+    )
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
     def serve() -> ServerProcess:
         data = Path(tempfile.mkdtemp(prefix="longhall-pages-"))
         server = ServerProcess(
-            data, "--bot-delay", "0", "--auto-next", "0.05", "--rate-limit", "1000"
+            data, "--bot-delay", "0.15", "--auto-next", "0.15", "--rate-limit", "1000"
         )
         server.start()
         return server
 
-    result: dict[str, Any] = {"machine": machine()}
+    result: dict[str, Any] = {"machine": machine(), "throttle": vars(args)}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         server = serve()
@@ -162,15 +293,23 @@ def main() -> None:
                 }
         finally:
             server.stop()
-        for game, players in GAMES.items():
+        for game in args.games:
             server = serve()  # each game on a fresh table
             try:
-                result[f"table_draw_{game}"] = draw_times(browser, server, game, players)
+                result[f"table_frames_{game}"] = table_frames(
+                    browser, server, game, GAMES[game], args.table_throttle
+                )
+                print(game, result[f"table_frames_{game}"], file=sys.stderr, flush=True)
             finally:
                 server.stop()
+        server = serve()
+        try:
+            result["phone_frames"] = phone_figures(browser, server, args.phone_throttle)
+        finally:
+            server.stop()
         browser.close()
-    both = sum(result[f"modules_{game}"]["phone"]["bytes"] for game in GAMES)
-    result["phone_with_both_games_bytes"] = result["phone_first_load"]["total_bytes"] + both
+    every = sum(result[f"modules_{game}"]["phone"]["bytes"] for game in GAMES)
+    result["phone_with_every_game_bytes"] = result["phone_first_load"]["total_bytes"] + every
     if args.json:
         print(json.dumps(result, indent=1))
         return
@@ -188,15 +327,23 @@ def main() -> None:
             f"{game} modules, loaded when played: phone {m['phone']['bytes'] / 1024:.1f} KB,"
             f" table display {m['table']['bytes'] / 1024:.1f} KB (compressed)"
         )
-    total = result["phone_with_both_games_bytes"] / 1024
-    print(f"phone first load plus both games' modules: {total:.1f} KB (budget 150 KB)")
-    for game in GAMES:
-        d = result[f"table_draw_{game}"]
+    total = result["phone_with_every_game_bytes"] / 1024
+    print(f"phone first load plus every game's modules: {total:.1f} KB (budget 150 KB)")
+    for game in args.games:
+        d = result[f"table_frames_{game}"]
         print(
-            f"table display draw per update, {game}: median {d['median_ms']} ms,"
-            f" p99 {d['p99_ms']} ms, worst {d['max_ms']} ms ({d['updates']} updates, 1920x1080;"
-            f" one frame is 16.7 ms)"
+            f"table display, CPU /{args.table_throttle:g}, {game}: message to painted frame"
+            f" median {d['median_ms']} ms, p95 {d['p95_ms']}, p99 {d['p99_ms']}, worst"
+            f" {d['max_ms']} ({d['updates']} messages); long tasks {d['long_tasks']}, longest"
+            f" {d['longest_task_ms']} ms"
         )
+    d = result["phone_frames"]
+    print(
+        f"phone 390x844, CPU /{args.phone_throttle:g}, 20 Mbit/s and 5 ms: first paint"
+        f" {d['first_paint_ms']} ms, join form drawn by {d['join_form_ms']} ms; in an Eketorp"
+        f" game, message to painted frame median {d['median_ms']} ms, p95 {d['p95_ms']}, p99"
+        f" {d['p99_ms']} ({d['updates']} messages); long tasks {d['long_tasks']}"
+    )
 
 
 if __name__ == "__main__":

@@ -5,8 +5,8 @@
 // from the latest snapshot or update, so a reconnect redraws it exactly.
 
 import {
-  LANGUAGES, LANGUAGE_NAMES, clear, connectTable, errorText, gameFacts, h, languageSwitch, loadLanguage,
-  pickLanguage, seatBadge, t, takenBack,
+  LANGUAGES, LANGUAGE_NAMES, connectTable, errorText, gameFacts, h, languageSwitch, loadLanguage,
+  pickLanguage, seatBadge, show, t, takenBack,
 } from "/static/common.js";
 import {
   TOKEN_KEY, WAS_KEY, code, conn, guestAuth, currentGame, fatal, gameModule, finalScores, me, msg, name, online, openSheet, render, seats, standingIn,
@@ -194,28 +194,27 @@ function draw() {
     const game = currentGame();
     if (game && game.newScreen) game.newScreen();
   }
-  const scroll = newScreen ? 0 : window.scrollY;
-  clear(app);
-  app.append(header());
+  const parts = [header()];
   const main = h("main", { class: "screen" });
   if (fatal) main.append(fatalScreen());
   else if (!msg) main.append(h("p", { class: "muted center" }, t("conn.connecting")));
   else if (!msg.you) main.append(joinScreen());
   else if (msg.table.status === "playing" && msg.game) main.append(...gameScreen());
   else main.append(...lobbyScreen());
-  app.append(main);
+  parts.push(main);
   const game = msg && msg.you && msg.table.status === "playing" && msg.game ? currentGame() : null;
-  if (game && game.atHand) app.append(game.atHand(msg.game));
-  if (ui.sheet) app.append(sheet());
-  if (ui.toast) app.append(h("div", { class: `toast toast-${ui.toast.kind}`, role: "status" }, ui.toast.text));
+  if (game && game.atHand) parts.push(game.atHand(msg.game));
+  if (ui.sheet) parts.push(sheet());
+  if (ui.toast) parts.push(h("div", { class: `toast toast-${ui.toast.kind}`, role: "status" }, ui.toast.text));
   if (!online && !fatal && msg) {
-    app.append(
+    parts.push(
       h("div", { class: "offline", role: "alert" },
         h("div", { class: "offline-box" }, h("strong", {}, t("conn.lost")), h("p", {}, t("conn.retrying")))),
     );
   }
-  window.scrollTo(0, scroll);
-  if (typing && typing.id) {
+  show(app, parts); // only what changed: the scroll and the field being typed in stay
+  if (newScreen) window.scrollTo(0, 0);
+  if (typing && typing.id && document.activeElement !== document.getElementById(typing.id)) {
     const field = document.getElementById(typing.id);
     if (field) {
       field.focus();

@@ -5,8 +5,8 @@
 // (table_display/games/<game>.js), loaded only when the table plays that game.
 
 import {
-  chosenHere, clear, connectTable, errorText, gameFacts, h, languageSwitch, loadLanguage, pickLanguage, seatBadge, t,
-  takenBack,
+  chosenHere, connectTable, errorText, gameFacts, h, languageSwitch, loadLanguage, pickLanguage, seatBadge, show,
+  t, takenBack,
 } from "/static/common.js";
 import {
   checkFingerprints, currentGame, finalScores, gameModule, msg, name, online, render, setMsg, setOnline, setRenderer,
@@ -18,9 +18,6 @@ import { startKiosk } from "/table/kiosk.js";
 const app = document.getElementById("app");
 let toast = null;
 let toastTimer = null;
-// Draw times of the last updates, read by the benchmark (bench/pages.py).
-const drawTimes = [];
-window.__longhallDrawTimes = drawTimes;
 
 /** The language the host chose for the table display, unless this screen chose its own. */
 async function followHost() {
@@ -57,7 +54,6 @@ async function boot() {
 }
 
 function draw() {
-  const started = performance.now();
   Object.assign(document.body.dataset, {
     version: msg ? msg.version : "",
     status: msg ? msg.table.status : "",
@@ -65,7 +61,6 @@ function draw() {
     phase: msg && msg.game && currentGame() ? msg.game.public.phase : "",
     online: online ? "true" : "false",
   });
-  clear(app);
   const playing = msg && msg.table.status === "playing" && msg.game;
   // a finished game's board stays beside its scores until the rematch (while its seats stand)
   const result = msg && msg.table.status === "over" && msg.table.result;
@@ -75,24 +70,24 @@ function draw() {
   // the class says which screen this is and, in a game, how many castles share the middle
   app.className = playing || final ? `game players-${msg.game.public.players} ${final ? "final" : ""}` : "lobby";
   if (msg) checkFingerprints();
+  const parts = [];
   if (!msg) {
-    app.append(h("p", { class: "center muted" }, t("conn.connecting")));
+    parts.push(h("p", { class: "center muted" }, t("conn.connecting")));
   } else if (playing) {
-    app.append(...gameScreen());
+    parts.push(...gameScreen());
   } else if (final) {
-    app.append(...game.finalScreen(msg.game.public, result));
+    parts.push(...game.finalScreen(msg.game.public, result));
   } else {
-    app.append(...lobbyScreen());
+    parts.push(...lobbyScreen());
   }
   if (msg && msg.table.hardware.status === "failed") {
     const code = msg.table.hardware.code || "hardware_failed";
-    app.append(h("div", { class: "banner warn", role: "status" }, t(`hardware.${code}`)));
+    parts.push(h("div", { class: "banner warn", role: "status" }, t(`hardware.${code}`)));
   }
-  if (toast) app.append(h("div", { class: "toast toast-notice", role: "status" }, toast));
-  app.append(...standingNotices(msg));
-  if (!online && msg) app.append(h("div", { class: "banner offline-banner", role: "alert" }, t("conn.lost_table")));
-  drawTimes.push(performance.now() - started);
-  if (drawTimes.length > 500) drawTimes.shift();
+  if (toast) parts.push(h("div", { class: "toast toast-notice", role: "status" }, toast));
+  parts.push(...standingNotices(msg));
+  if (!online && msg) parts.push(h("div", { class: "banner offline-banner", role: "alert" }, t("conn.lost_table")));
+  show(app, parts); // only what changed
 }
 
 // -- the lobby -----------------------------------------------------------------------------------

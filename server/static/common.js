@@ -165,13 +165,17 @@ export function chosenHere() {
 
 // -- DOM helpers ---------------------------------------------------------------------------------
 
-/** Create an element: h("button", {class: "x", onclick: f}, "text", child, ...). */
+/** Create an element: h("button", {class: "x", onclick: f}, "text", child, ...). Its handlers
+ * are kept on the element (``__on``) behind one listener, so that ``show`` can hand them to the
+ * element already on the screen. */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === undefined || value === null || value === false) continue;
     if (key.startsWith("on") && typeof value === "function") {
-      el.addEventListener(key.slice(2), value);
+      if (!el.__on) el.__on = {};
+      el.__on[key.slice(2)] = value;
+      el.addEventListener(key.slice(2), dispatch);
     } else if (key === "class") {
       el.className = value;
     } else if (key === "style" && typeof value === "object") {
@@ -196,9 +200,58 @@ function append(el, children) {
   }
 }
 
-export function clear(el) {
-  while (el.firstChild) el.removeChild(el.firstChild);
-  return el;
+function dispatch(event) {
+  const handler = this.__on && this.__on[event.type];
+  return handler ? handler.call(this, event) : undefined;
+}
+
+/** Show ``children`` in ``container`` (built afresh with ``h`` at each update), changing on the
+ * screen only what differs from what it shows: a changed text, attribute or handler, an element
+ * added or gone. An update to a full screen then costs the browser a few nodes' style and
+ * layout instead of the whole page's (on a Pi's kiosk or an old phone, the difference between a
+ * frame and a tenth of a second), and what the player is doing stays as it is: the field being
+ * typed in, its cursor, the scroll, the button under the finger. */
+export function show(container, children) {
+  const fresh = document.createElement(container.tagName);
+  append(fresh, children);
+  morphChildren(container, fresh);
+}
+
+function morphChildren(old, fresh) {
+  const wanted = Array.from(fresh.childNodes);
+  wanted.forEach((node, i) => {
+    const there = old.childNodes[i];
+    if (!there) old.appendChild(node);
+    else if (!same(there, node)) old.replaceChild(node, there);
+    else if (node.nodeType === Node.ELEMENT_NODE) morph(there, node);
+    else if (there.data !== node.data) there.data = node.data;
+  });
+  while (old.childNodes.length > wanted.length) old.removeChild(old.lastChild);
+}
+
+/** Whether ``there`` can become ``node`` in place: the same kind of node, the same tag and id. */
+function same(there, node) {
+  if (there.nodeType !== node.nodeType || there.nodeName !== node.nodeName) return false;
+  return node.nodeType !== Node.ELEMENT_NODE || there.id === node.id;
+}
+
+function morph(old, fresh) {
+  for (const { name } of Array.from(old.attributes)) {
+    if (!fresh.hasAttribute(name)) old.removeAttribute(name);
+  }
+  let valueChanged = false;
+  for (const { name, value } of Array.from(fresh.attributes)) {
+    if (old.getAttribute(name) === value) continue;
+    old.setAttribute(name, value);
+    if (name === "value" || name === "checked") valueChanged = true;
+  }
+  // a field the page set anew takes that value; one it left alone keeps what is typed in it
+  if (valueChanged && "value" in fresh) old.value = fresh.value;
+  if (valueChanged && "checked" in fresh) old.checked = fresh.checked;
+  old.__on = fresh.__on;
+  for (const type of Object.keys(fresh.__on || {})) old.addEventListener(type, dispatch);
+  morphChildren(old, fresh);
+  if (old.tagName === "SELECT" && old.value !== fresh.value) old.value = fresh.value;
 }
 
 // -- identifiers ---------------------------------------------------------------------------------

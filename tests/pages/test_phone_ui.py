@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -112,14 +113,20 @@ def test_a_phone_whose_seat_was_taken_while_it_slept_offers_to_join_again(
     anna.page.get_by_role("button", name="Send away").last.tap()  # ... and the host removes Bram
     wait_until(anna.page, "document.querySelectorAll('.seat-row').length === 1")
     woken = Watched(context.new_page(), "bram again")
+    asked: list[Any] = []  # each time the phone asks the table again, a new WebSocket
+    woken.page.on("websocket", lambda ws: asked.append(ws))
     woken.page.goto(url)
-    refusal = woken.page.wait_for_selector("text=Sent away by the host")
+    woken.page.wait_for_selector("text=Sent away by the host")
     code = url.rsplit("/", 1)[1]
     assert woken.page.evaluate(f"localStorage.getItem('longhall.token.{code}')") is None
+    before = len(asked)
     woken.page.get_by_role("button", name="Join the table").tap()  # still kept out
-    # the tap shows "connecting" at once, so the first refusal's screen goes before the second
-    # is awaited: otherwise the host could let the phone back in before it asked again
-    refusal.wait_for_element_state("hidden")
+    # the phone asks again and is refused again (the screen shows only the answer to that
+    # second ask): otherwise the host could let the phone back in before it asked again
+    deadline = time.monotonic() + 10
+    while len(asked) == before:
+        assert time.monotonic() < deadline, "the phone did not ask the table again"
+        woken.page.wait_for_timeout(50)
     woken.page.wait_for_selector("text=Sent away by the host")
     anna.page.get_by_role("button", name="Let back in").tap()
     wait_until(anna.page, "document.querySelector('#barred') === null")

@@ -27,8 +27,10 @@ def test_a_stand_in_plays_at_once_and_the_player_takes_the_seat_back(
     assert host.join("Anna")["ok"]
     bram = open_phone(browser, join_url, "Bram", "en")
     page = bram.page
+    host.wait(lambda v: len(v["table"]["seats"]) == 2)  # the host's next command sees Bram
     assert host.command("add_bot", bot="random")["ok"]
-    assert host.command("start")["ok"]
+    started = host.command("start")
+    assert started["ok"], started
     wait_until(page, "document.body.dataset.phase === 'planning'", timeout=SLOW)
     assert page.query_selector("#take-seat-back") is None
 

@@ -40,12 +40,14 @@ def public(phone: Phone) -> dict[str, Any]:
 
 def next_(bob: Phone, times: int = 1) -> None:
     for _ in range(times):
-        assert bob.command("table", action={"type": "next"})["ok"]
+        ack = bob.command("table", action={"type": "next"})
+        assert ack["ok"], ack
 
 
 def tap(watched: Watched, selector: str, bob: Phone) -> None:
-    """Anna taps; Bob's connection sees the table move on."""
+    """Anna taps what her screen shows now; Bob's connection sees the table move on."""
     seen = version(bob)
+    at(watched, seen)
     watched.page.tap(selector)
     bob.wait(lambda v: v["version"] > seen)
 
@@ -63,6 +65,7 @@ def test_the_token_lost_produce_and_a_settled_tie_are_told(
     table.page.goto(server.url + "/")
     table.page.wait_for_selector("#join-url")
     anna = open_phone(browser, table.page.inner_text("#join-url"), "Anna", "en")
+    bob.wait(lambda v: len(v["table"]["seats"]) == 2)  # Bob's next command sees Anna seated
     chosen = bob.command("set_game", game="vikings_gone_wild")
     assert chosen["ok"], chosen
     assert bob.command("start")["ok"]
