@@ -23,7 +23,7 @@ import simple_websocket
 import socketio
 from engineio import socket as engineio_socket
 from gunicorn.http import unreader
-from gunicorn.workers import gthread
+from gunicorn.workers import base, gthread
 from socketio import packet
 from wsproto import WSConnection
 from wsproto.extensions import PerMessageDeflate
@@ -212,6 +212,16 @@ INTERNALS: list[tuple[str, str, Callable[[], bool], str]] = [
             )
         ),
         "worker.HeadFirstWorker reads request heads first; worker.run_alone runs it alone",
+    ),
+    (
+        "gunicorn",
+        "workers.base.Worker.notify() as the arbiter's heartbeat, the only user of self.tmp's "
+        "notify(), and gthread's main loop calling self.notify()",
+        lambda: (
+            "self.tmp.notify()" in inspect.getsource(base.Worker.notify)
+            and "self.notify()" in inspect.getsource(gthread.ThreadWorker.run)
+        ),
+        "worker.LoneWorker.notify touches no heartbeat file (no arbiter reads it)",
     ),
     (
         "gunicorn",

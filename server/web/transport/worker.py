@@ -15,7 +15,8 @@ Pi's own kiosk browser excepted).
 A table lives in one process (Socket.IO keeps every connection of a table in memory), so gunicorn
 would only ever run one worker, and its arbiter, a second Python process on a Pi's small memory,
 would only supervise it: :func:`run_alone` runs the worker in the server's own process instead, and
-systemd (``Restart=always``) or the shell supervises it.
+systemd (``Restart=always``) or the shell supervises it. Without an arbiter, the worker's heartbeat
+file (touched every second, on the SD card's /tmp on a Pi) has no reader: it is not touched.
 """
 
 from __future__ import annotations
@@ -238,6 +239,12 @@ class LoneWorker(HeadFirstWorker):
         # Under an arbiter the worker stops when its parent changes. Here the parent is systemd or
         # a shell, and a server started with nohup must outlive the shell that started it.
         return True
+
+    def notify(self) -> None:
+        # gunicorn's heartbeat for its arbiter: a timestamp on a file in /tmp, once a second, for
+        # the whole night. No arbiter reads it here (systemd's watchdog is sdnotify's), and each
+        # one dirtied an inode the file system wrote out to the SD card: nothing to do.
+        return None
 
 
 def run_alone(
