@@ -2,8 +2,8 @@
 
 Under ``Type=notify`` with ``WatchdogSec=`` systemd passes ``$NOTIFY_SOCKET`` and
 ``$WATCHDOG_USEC``; a server that stops sending ``WATCHDOG=1`` in time is killed and restarted.
-Each heartbeat first takes the table's lock: a lock that never comes free (a deadlock, a command
-stuck in the store) stops the heartbeat, and systemd restarts the server instead of the table
+Each heartbeat first takes the table's lock: a lock that does not come free for 25 s (a deadlock,
+a command stuck in the store) stops the heartbeat, and systemd restarts the server instead of the table
 hanging for the rest of the night. Without those variables (tests, ``./run serve``) nothing is sent.
 No dependency: a notification is one datagram on a Unix socket.
 """
@@ -54,7 +54,14 @@ def watchdog_seconds(environ: Mapping[str, str] = os.environ) -> float | None:
 
 
 class Heartbeat:
-    """WATCHDOG=1 every half timeout, each one only once the table's lock could be taken."""
+    """WATCHDOG=1 every sixth of the timeout, each one only once the table's lock could be taken.
+
+    Each try waits half an interval for the lock, then the next one comes half an interval later:
+    the lock is asked for every half interval at the latest, and a lock let go is noticed within
+    that. The last heartbeat came at most one interval before the lock was taken, so systemd
+    restarts the server only when the lock is held for more than the timeout less one interval:
+    25 s under ``WatchdogSec=30`` (a heartbeat every 5 s). A lock held longer than that is stuck.
+    """
 
     def __init__(
         self,
@@ -63,18 +70,23 @@ class Heartbeat:
         send: Callable[[str], bool] = sd_notify,
     ) -> None:
         self.lock = lock
-        self.interval = timeout / 2  # systemd's advice: ping at half the timeout
+        self.interval = timeout / 6
         self.send = send
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._run, name="sd-watchdog", daemon=True)
 
+    def tolerated(self) -> float:
+        """The longest a lock may be held before the server is restarted (at worst)."""
+        return self.interval * 5
+
     def beat(self) -> bool:
-        """One heartbeat, if the table's lock comes free within one interval."""
-        if not self.lock.acquire(timeout=self.interval):
+        """One heartbeat, if the table's lock comes free within half an interval."""
+        if not self.lock.acquire(timeout=self.interval / 2):
             log.error(
-                "the table's lock was not free for %.0f s: no heartbeat (systemd restarts the "
-                "server if this goes on)",
-                self.interval,
+                "the table's lock was not free for %.1f s: no heartbeat (systemd restarts the "
+                "server if it stays taken for %.0f s)",
+                self.interval / 2,
+                self.tolerated(),
             )
             return False
         try:
@@ -90,8 +102,9 @@ class Heartbeat:
         self.stopping.set()
 
     def _run(self) -> None:
-        while not self.stopping.wait(self.interval):
-            self.beat()
+        wait = self.interval
+        while not self.stopping.wait(wait):
+            wait = self.interval if self.beat() else self.interval / 2
 
 
 def started(lock: Lock, environ: Mapping[str, str] = os.environ) -> Heartbeat | None:

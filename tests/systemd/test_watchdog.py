@@ -83,6 +83,27 @@ def test_a_held_table_lock_stops_the_heartbeat() -> None:
     assert heartbeat.beat() and sent == ["WATCHDOG=1", "WATCHDOG=1"]
 
 
+def test_a_lock_held_up_to_25_of_30_seconds_never_costs_a_heartbeat_in_time() -> None:
+    class Lock:  # asked how long it may be waited for
+        def __init__(self) -> None:
+            self.waits: list[float] = []
+
+        def acquire(self, blocking: bool = True, timeout: float = -1) -> bool:
+            self.waits.append(timeout)
+            return False
+
+        def release(self) -> None:
+            raise AssertionError("never taken")
+
+    lock = Lock()
+    heartbeat = Heartbeat(lock, timeout=30.0, send=lambda message: True)
+    assert heartbeat.interval == 5.0  # a heartbeat every 5 s under WatchdogSec=30
+    assert not heartbeat.beat() and lock.waits == [2.5]  # each try waits half an interval
+    # the last heartbeat came at most one interval before the lock was taken; a lock let go is
+    # seen within half an interval: systemd restarts only a lock held for more than 25 s
+    assert heartbeat.tolerated() == 25.0
+
+
 def test_the_unit_keeps_a_watchdog(tmp_path: Path, prefix: Path) -> None:
     service = unit(render(tmp_path / "units", prefix) / "longhall.service")["Service"]
     assert service["Type"] == ["notify"] and service["NotifyAccess"] == ["main"]
