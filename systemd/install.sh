@@ -263,7 +263,8 @@ put() {  # put MODE OWNER DEST < CONTENT: write a file whole (or only print it)
 # names phones, tablets and laptops ask to see whether they are online, all at the Pi.
 CHECK_HOSTS=(connectivitycheck.gstatic.com connectivitycheck.android.com clients1.google.com
     clients3.google.com www.google.com captive.apple.com www.apple.com www.appleiphonecell.com
-    www.msftconnecttest.com www.msftncsi.com detectportal.firefox.com)
+    www.msftconnecttest.com www.msftncsi.com detectportal.firefox.com connect.rom.miui.com
+    connectivitycheck.platform.hicloud.com connectivitycheck.cbg-app.huawei.com)
 hotspot_dns() {
     echo "# Written by Longhall's install.sh: what the hotspot's DNS answers (see docs/pi-setup.md)."
     if [ -n "$NAME" ]; then

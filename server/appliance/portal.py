@@ -41,6 +41,9 @@ CHECK_HOSTS = (
     "www.msftconnecttest.com",
     "www.msftncsi.com",
     "detectportal.firefox.com",
+    "connect.rom.miui.com",  # Xiaomi (MIUI, HyperOS)
+    "connectivitycheck.platform.hicloud.com",  # Huawei (EMUI)
+    "connectivitycheck.cbg-app.huawei.com",  # Huawei (HarmonyOS)
 )
 # the paths those checks ask for (served below), whatever name they ask it of
 CHECK_PATHS = frozenset(

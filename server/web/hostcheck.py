@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+import re
 import socket
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -46,6 +47,11 @@ class HostCheck:
             names.add((urlsplit(public_url).hostname or "").lower().rstrip("."))
         names.discard("")
         self.names = frozenset(names)
+        # avahi renames the Pi when another machine on the network has its name already:
+        # longhall-2.local, longhall-3.local, ... (the number it chose is served too)
+        self.renamed = (
+            re.compile(re.escape(hostname.split(".")[0]) + r"-[0-9]{1,4}\.local") if hostname else None
+        )
 
     def allowed(self, host: str) -> bool:
         if not host:
@@ -55,7 +61,7 @@ class HostCheck:
         except ValueError:
             return False
         name = name.lower().rstrip(".")
-        if name in self.names:
+        if name in self.names or (self.renamed is not None and self.renamed.fullmatch(name)):
             return True
         try:
             ipaddress.ip_address(name)

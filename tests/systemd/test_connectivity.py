@@ -42,6 +42,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         ("www.msftconnecttest.com", "/connecttest.txt", 200, "Microsoft Connect Test"),  # Windows
         ("www.msftncsi.com", "/ncsi.txt", 200, "Microsoft NCSI"),
         ("detectportal.firefox.com", "/success.txt", 200, "success\n"),  # Firefox
+        ("connect.rom.miui.com", "/generate_204", 204, ""),  # Xiaomi
+        ("connectivitycheck.platform.hicloud.com", "/generate_204", 204, ""),  # Huawei
+        ("connectivitycheck.cbg-app.huawei.com", "/generate_204", 204, ""),  # Huawei, HarmonyOS
     ],
 )
 def test_each_check_gets_the_online_answer(
@@ -62,6 +65,20 @@ def test_a_check_name_gets_only_the_checks_answers(server: ServerProcess) -> Non
         assert answer.status_code == 421, path
     answer = requests.get(server.url + "/success.txt", headers={"Host": "evil.example"}, timeout=10)
     assert answer.status_code == 421
+
+
+def test_the_name_avahi_chose_is_served(monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+
+    from longhall.server.web.hostcheck import HostCheck
+
+    monkeypatch.setattr(socket, "gethostname", lambda: "longhall")
+    check = HostCheck(lambda environ, start: [b""])
+    # another machine on the network answers longhall.local already: avahi takes longhall-2.local
+    for name in ("longhall.local", "longhall-2.local", "LONGHALL-12.local.", "longhall-3.local:8000"):
+        assert check.allowed(name), name
+    for name in ("longhall-x.local", "other-2.local", "longhall-2.local.evil.example", "longhall-2"):
+        assert not check.allowed(name), name
 
 
 def test_the_kiosk_says_it_is_alive(server: ServerProcess) -> None:
