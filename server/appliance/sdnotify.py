@@ -3,9 +3,9 @@
 Under ``Type=notify`` with ``WatchdogSec=`` systemd passes ``$NOTIFY_SOCKET`` and
 ``$WATCHDOG_USEC``; a server that stops sending ``WATCHDOG=1`` in time is killed and restarted.
 Each heartbeat first takes the table's lock: a lock that does not come free for 25 s (a deadlock,
-a command stuck in the store) stops the heartbeat, and systemd restarts the server instead of the table
-hanging for the rest of the night. Without those variables (tests, ``./run serve``) nothing is sent.
-No dependency: a notification is one datagram on a Unix socket.
+a command stuck in the store) stops the heartbeat, and systemd restarts the server instead of the
+table hanging for the rest of the night. Without those variables (tests, ``./run serve``) nothing
+is sent. No dependency: a notification is one datagram on a Unix socket.
 """
 
 from __future__ import annotations

@@ -49,9 +49,8 @@ class HostCheck:
         self.names = frozenset(names)
         # avahi renames the Pi when another machine on the network has its name already:
         # longhall-2.local, longhall-3.local, ... (the number it chose is served too)
-        self.renamed = (
-            re.compile(re.escape(hostname.split(".")[0]) + r"-[0-9]{1,4}\.local") if hostname else None
-        )
+        short = hostname.split(".")[0]
+        self.renamed = re.compile(re.escape(short) + r"-[0-9]{1,4}\.local") if short else None
 
     def allowed(self, host: str) -> bool:
         if not host:

@@ -19,15 +19,25 @@ WAIT = SYSTEMD / "wait-for-healthz"
 
 @pytest.fixture
 def prefix(tmp_path: Path) -> Path:
-    """An install prefix made of real files: this checkout's scripts and this venv's longhall."""
+    """An install prefix made of real files: its current release is this checkout's scripts and
+    this venv's longhall."""
     root = tmp_path / "opt-longhall"
-    (root / ".venv" / "bin").mkdir(parents=True)
+    current = root / "current"
+    (current / ".venv" / "bin").mkdir(parents=True)
     longhall = Path(sys.executable).with_name("longhall")
     assert longhall.exists(), "Longhall is not installed in this venv (pip install -e .)"
-    (root / ".venv" / "bin" / "longhall").symlink_to(longhall)
-    (root / "systemd").symlink_to(SYSTEMD)
-    (root / "docs").symlink_to(ROOT / "docs")
+    (current / ".venv" / "bin" / "longhall").symlink_to(longhall)
+    (current / "systemd").symlink_to(SYSTEMD)
+    (current / "docs").symlink_to(ROOT / "docs")
     return root
+
+
+def secret(folder: Path, password: str = "amber-lantern-42") -> str:
+    """A file holding a Wi-Fi password, as install.sh --password-file reads it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "wifi-password"
+    path.write_text(password + "\n")
+    return str(path)
 
 
 def render(out: Path, prefix: Path, *options: str) -> Path:

@@ -75,9 +75,9 @@ def test_the_name_avahi_chose_is_served(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setattr(socket, "gethostname", lambda: "longhall")
     check = HostCheck(lambda environ, start: [b""])
     # another machine on the network answers longhall.local already: avahi takes longhall-2.local
-    for name in ("longhall.local", "longhall-2.local", "LONGHALL-12.local.", "longhall-3.local:8000"):
+    for name in ("longhall.local", "longhall-2.local", "LONGHALL-12.local.", "longhall-3.local:80"):
         assert check.allowed(name), name
-    for name in ("longhall-x.local", "other-2.local", "longhall-2.local.evil.example", "longhall-2"):
+    for name in ("longhall-x.local", "other-2.local", "longhall-2.local.evil.test", "longhall-2"):
         assert not check.allowed(name), name
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from longhall.server.appliance.hotspot import read_hotspot
 
-from .conftest import INSTALL, render
+from .conftest import INSTALL, render, secret
 
 TOUCHED = ("/etc/longhall", "/etc/systemd/system/longhall.service", "/etc/pam.d/longhall-kiosk")
 
@@ -83,7 +83,8 @@ def test_the_dry_run_prints_every_step_and_changes_nothing(tmp_path: Path) -> No
         str(target),
         "--hotspot",
         "Longhall",
-        "night-of-games",
+        "--password-file",
+        secret(tmp_path),
         "--country",
         "de",
         env=debian(tmp_path / "bin", unavailable=("chromium-browser",)),  # a fresh Debian
@@ -102,15 +103,19 @@ def test_the_dry_run_prints_every_step_and_changes_nothing(tmp_path: Path) -> No
         r"usermod --append --groups gpio longhall",
         r"useradd --system .* longhall-kiosk",
         r"usermod --append --groups video\\,render\\,input longhall-kiosk",
-        rf"rsync -a --delete .* /.*/ {target}/",
-        rf"python3 -m venv --system-site-packages {target}/\.venv",
-        # exactly the versions the tests passed with, each checked against its hashes
-        rf"{target}/\.venv/bin/python -m pip install --quiet --require-hashes "
-        rf"-r {target}/requirements\.lock",
-        rf"{target}/\.venv/bin/python -m pip install --quiet --no-deps --no-build-isolation "
-        rf"-e {target}",
-        rf"write {target}/\.venv/\.longhall-installed ",
-        rf"{target}/\.venv/bin/python -m compileall -q {target}/server {target}/hardware",
+        # a release folder of its own, with its own venv, checked before `current` points to it
+        rf"rsync -a --delete .* /.*/ {target}/releases/0\.1\.0-[0-9-]+/$",
+        rf"python3 -m venv --system-site-packages {target}/releases/0\.1\.0-[0-9-]+/\.venv",
+        # exactly the versions the tests passed with, each checked against its hashes, from the
+        # prefix's wheelhouse (filled from PyPI when a wheel is missing)
+        rf"{target}/releases/.*/\.venv/bin/python -m pip install --quiet --no-index --find-links "
+        rf"{target}/wheelhouse --require-hashes -r {target}/releases/.*/requirements\.lock",
+        rf"{target}/releases/.*/\.venv/bin/python -m pip install --quiet --no-index --no-deps "
+        rf"--no-build-isolation {target}/releases/0\.1\.0-[0-9-]+$",
+        rf"write {target}/releases/.*/\.source ",
+        rf"check {target}/releases/.* on a spare port with a copy of the store",
+        rf"ln -sfn releases/0\.1\.0-[0-9-]+ {target}/\.current\.new",
+        rf"mv -T {target}/\.current\.new {target}/current",
         r"install -d -m 0755 /etc/longhall",
         r"write /etc/longhall/install.conf ",
         # the journal's limits, so that no flood of log lines fills the SD card
@@ -118,19 +123,22 @@ def test_the_dry_run_prints_every_step_and_changes_nothing(tmp_path: Path) -> No
         r"/etc/systemd/journald.conf.d/longhall.conf",
         r"raspi-config nonint do_wifi_country DE",
         r"rfkill unblock wifi",
-        r"nmcli connection add type wifi ifname wlan0 con-name longhall-hotspot ssid Longhall "
-        r".*802-11-wireless.mode ap .*ipv4.method shared ipv4.addresses 10.42.0.1/24 "
-        r".*wifi-sec.key-mgmt wpa-psk .*wifi-sec.psk night-of-games",
+        # the password in a file of NetworkManager's (mode 0600), never on a command line
+        r"write /etc/NetworkManager/system-connections/longhall-hotspot.nmconnection "
+        r"\(mode 0600",
+        r"nmcli connection reload",
         r"write /etc/longhall/hotspot \(mode 0640, owner root:longhall\):",
         r"write /etc/systemd/system/longhall.service ",
         r"write /etc/systemd/system/longhall-kiosk.service ",
         r"write /etc/pam.d/longhall-kiosk ",
         r"systemctl set-default multi-user.target",
         r"sed -i .*consoleblank=0.* /boot/firmware/cmdline.txt",
-        r"systemctl daemon-reload",
+        r"write /etc/systemd/zram-generator.conf ",
+        r"systemctl disable --now dphys-swapfile.service",
         r"systemctl enable longhall.service",
-        r"systemctl restart longhall.service",
         r"systemctl enable longhall-kiosk.service",
+        r"systemctl daemon-reload",
+        r"systemctl restart longhall.service",
     ]
     position = 0
     for pattern in expected_in_order:
@@ -144,16 +152,54 @@ def test_the_dry_run_prints_every_step_and_changes_nothing(tmp_path: Path) -> No
     # nothing was done: no prefix, no files in /etc
     assert not target.exists() and not (tmp_path / "opt").exists()
     assert {path: Path(path).exists() for path in TOUCHED} == before
+    # the password is in no command, and each step says how long it took
+    assert "amber-lantern-42" not in "\n".join(steps)
+    assert "How long each step took" in out
+
+
+def test_the_hotspots_keyfile_holds_the_password_as_networkmanager_reads_it(
+    tmp_path: Path,
+) -> None:
+    """The keyfile's lines, filled in as install.sh fills them: NetworkManager reads a password
+    with spaces and backslashes back as written (GKeyFile's escapes), and any Wi-Fi name."""
+    script = (
+        f"source <(sed -n '/^nm_escape()/,/^}}/p; /^ssid_bytes()/,/^}}/p' {INSTALL}); "
+        'nm_escape "$1"; echo; ssid_bytes "$2"'
+    )
+    done = subprocess.run(
+        ["bash", "-c", script, "-", " lead\\ing and trailing ", "Café 2"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    psk, ssid = done.stdout.splitlines()
+    assert psk == "\\slead\\\\ing and trailing "
+    assert bytes(int(b) for b in ssid.rstrip(";").split(";")).decode() == "Café 2"
 
 
 def test_the_dry_run_shows_the_files_the_server_reads(tmp_path: Path, prefix: Path) -> None:
     # a password may hold '=' and ';' and begin or end with a space
-    out = dry_run("--prefix", str(prefix), "--hotspot", "Long hall", " p=ss w0rd;x ").stdout
+    password = secret(tmp_path / "secret", " p=ss w0rd;x ")
+    out = dry_run(
+        "--prefix", str(prefix), "--hotspot", "Long hall", "--password-file", password
+    ).stdout
     hotspot = tmp_path / "hotspot"
     hotspot.write_text(written(out, "/etc/longhall/hotspot"))
     assert read_hotspot(hotspot) == {"ssid": "Long hall", "password": " p=ss w0rd;x "}
+    keyfile = written(
+        out, "/etc/NetworkManager/system-connections/longhall-hotspot.nmconnection"
+    ).splitlines()
+    assert "psk=(hidden)" in keyfile and "p=ss" not in "\n".join(commands(out))  # nor printed
+    assert {"mode=ap", "method=shared", "address1=10.42.0.1/24", "key-mgmt=wpa-psk"} <= set(keyfile)
 
-    units = render(tmp_path / "units", prefix, "--hotspot", "Long hall", "p=ss w0rd;x")
+    # piped in, as a script or firstboot gives it
+    piped = subprocess.run(
+        ["bash", str(INSTALL), "--dry-run", "--prefix", str(prefix), "--hotspot", "L",
+         "--password-file", "-"],
+        input="from-standard-input\n", capture_output=True, text=True,
+        env={**os.environ, **FRESH_DEBIAN},
+    )  # fmt: skip
+    assert "password=from-standard-input" in written(piped.stdout, "/etc/longhall/hotspot")
+
+    units = render(tmp_path / "units", prefix, "--hotspot", "Long hall")
     for name in ("longhall.service", "longhall-kiosk.service"):
         assert written(out, f"/etc/systemd/system/{name}") == (units / name).read_text()
 
@@ -183,10 +229,18 @@ def test_a_pin_map_is_installed_and_passed_to_the_server(tmp_path: Path) -> None
 
 
 def test_mistakes_are_refused_before_anything_happens() -> None:
+    short, example = Path(secret(Path(tempfile.mkdtemp()), "short")), Path(tempfile.mkdtemp())
     for options, says in (
-        (["--hotspot", "Longhall", "short"], "8 to 63 characters"),
-        (["--hotspot", "x" * 33, "night-of-games"], "at most 32 characters"),
-        (["--hotspot", "Longhall"], "needs a name and a password"),
+        (["--hotspot", "Longhall", "--password-file", str(short)], "8 to 63 characters"),
+        (["--hotspot", "x" * 33], "1 to 32 characters"),
+        (["--hotspot"], "needs the Wi-Fi's name"),
+        # the password never on the command line; the docs' example is known to everyone
+        (["--hotspot", "Longhall", "night-of-games"], "never given on the command line"),
+        (["--hotspot", "L", "--password-file", secret(example, "a-long-secret")], "example"),
+        (["--hotspot", "L", "--password-file", "/nowhere"], "cannot read the password file"),
+        (["--password-file", str(short)], "goes with --hotspot or --home-wifi"),
+        (["--language", "es"], "en, nl, fr or de"),
+        (["--expert-playouts", "many"], "a number from 1 to 10000"),
         (["--port", "eighty"], "bad port"),
         (["--prefix", "relative/path"], "absolute path"),
         (["--country", "Germany"], "two letters"),
@@ -218,13 +272,27 @@ def test_the_options_are_saved_for_the_next_run(tmp_path: Path) -> None:
         "--no-kiosk",
         "--hotspot",
         "L",
-        "12345678",
+        "--language",
+        "nl",
     ).stdout
     saved = written(out, "/etc/longhall/install.conf")
-    assert {"port=8080", "kiosk=0", "hotspot=1", f"prefix={tmp_path / 'p'}"} <= set(
-        saved.splitlines()
-    )
-    assert "12345678" not in saved  # the password stays in the hotspot's own file (mode 0640)
+    assert {
+        "port=8080",
+        "kiosk=0",
+        "hotspot=1",
+        f"prefix={tmp_path / 'p'}",
+        "language=nl",
+        "ssh_on_hotspot=0",
+    } <= set(saved.splitlines())
+    # none given: one was made, shown at the end, kept in the hotspot's own file (mode 0640)
+    password = read_hotspot_text(written(out, "/etc/longhall/hotspot"))
+    assert re.fullmatch(r"[a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4}", password)
+    assert f"Its password, made now: {password}" in out
+    assert password not in saved
+
+
+def read_hotspot_text(text: str) -> str:
+    return next(line for line in text.splitlines() if line.startswith("password="))[9:]
 
 
 def test_an_update_keeps_the_saved_options_and_the_hotspot(tmp_path: Path) -> None:
@@ -234,14 +302,14 @@ def test_an_update_keeps_the_saved_options_and_the_hotspot(tmp_path: Path) -> No
     out = result.stdout
     steps = "\n".join(commands(out))
     assert "nmcli connection delete" not in steps and "nmcli connection add" not in steps
-    assert "nmcli connection modify" not in steps
+    assert "longhall-hotspot.nmconnection" not in steps
     assert 'hotspot "Long hall" stays as it is' in out
     (start,) = [
         line
         for line in written(out, "/etc/systemd/system/longhall.service").splitlines()
         if line.startswith("ExecStart=")
     ]
-    assert f"{tmp_path / 'p'}/.venv/bin/longhall serve --port 8080" in start
+    assert f"{tmp_path / 'p'}/current/.venv/bin/longhall serve --port 8080" in start
     assert f"--hotspot-file {etc}/hotspot --public-url http://10.42.0.1:8080" in start
     assert "write /etc/systemd/system/longhall-kiosk.service" in steps
     assert "hotspot=1" in written(out, f"{etc}/install.conf")
@@ -250,14 +318,24 @@ def test_an_update_keeps_the_saved_options_and_the_hotspot(tmp_path: Path) -> No
     assert "nmcli connection delete" not in steps and f"rm -f {etc}/hotspot" not in steps
     steps = "\n".join(commands(dry_run("--no-hotspot", etc=etc).stdout))
     assert "nmcli connection delete longhall-hotspot" in steps and f"rm -f {etc}/hotspot" in steps
+    assert "rm -f /etc/NetworkManager/system-connections/longhall-hotspot.nmconnection" in steps
 
 
 def test_a_new_password_changes_the_hotspot_in_place(tmp_path: Path) -> None:
     etc = saved_install(tmp_path / "etc")
-    steps = commands(dry_run("--hotspot", "Long hall", "a-new-secret", etc=etc).stdout)
-    (modify,) = [s for s in steps if s.startswith("nmcli connection modify longhall-hotspot")]
-    assert modify.endswith("wifi-sec.psk a-new-secret")
-    assert not any(s.startswith("nmcli connection delete") for s in steps)
+    root = tmp_path / "root"  # the system as NetworkManager keeps the hotspot made before
+    connections = root / "etc" / "NetworkManager" / "system-connections"
+    connections.mkdir(parents=True)
+    uuid = "0b6d2c3e-5f0e-4b61-9a0b-3c6c1f0e7d21"
+    (connections / "longhall-hotspot.nmconnection").write_text(f"[connection]\nuuid={uuid}\n")
+    env = {**FRESH_DEBIAN, "LONGHALL_SYSROOT": str(root)}
+    password = secret(tmp_path, "a-new-secret")
+    out = dry_run("--hotspot", "Long hall", "--password-file", password, etc=etc, env=env).stdout
+    keyfile = written(out, f"{connections}/longhall-hotspot.nmconnection").splitlines()
+    assert f"uuid={uuid}" in keyfile  # the same connection, changed in place
+    steps = commands(out)
+    assert "nmcli connection reload" in steps
+    assert not any(s.startswith(("nmcli connection delete", "nmcli connection up")) for s in steps)
 
 
 def test_an_update_without_saved_options_is_refused(tmp_path: Path) -> None:
@@ -269,14 +347,6 @@ def test_an_update_without_saved_options_is_refused(tmp_path: Path) -> None:
 
 def test_an_update_with_nothing_new_needs_no_network(tmp_path: Path) -> None:
     prefix = tmp_path / "p"
-    (prefix / ".venv").mkdir(parents=True)
-    stamp = subprocess.run(
-        "cat requirements.lock pyproject.toml setup.py | cksum",
-        shell=True,
-        cwd=INSTALL.parent.parent,
-        capture_output=True,
-    )
-    (prefix / ".venv" / ".longhall-installed").write_bytes(stamp.stdout)
     etc = saved_install(tmp_path / "etc", prefix=str(prefix))
     every = [
         "python3",
@@ -297,16 +367,23 @@ def test_an_update_with_nothing_new_needs_no_network(tmp_path: Path) -> None:
         "chromium-browser",
         "cage",
         "fonts-dejavu-core",
+        "systemd-zram-generator",
     ]
-    out = dry_run("--update", etc=etc, env=debian(tmp_path / "bin", installed=tuple(every))).stdout
+    debian_done = debian(tmp_path / "bin", installed=tuple(every))
+    # the release this checkout makes, installed before
+    first = dry_run("--update", etc=etc, env=debian_done).stdout
+    stamp = next(line.split()[2] for line in first.splitlines() if "/.source (mode" in line)
+    source = written(first, stamp)
+    (prefix / "current").mkdir(parents=True)
+    (prefix / "current" / ".source").write_text(source)
+    out = dry_run("--update", etc=etc, env=debian_done).stdout
     steps = "\n".join(commands(out))
-    # no apt, no pip: nothing that fetches; the code is copied and byte-compiled all the same
-    assert "apt-get" not in steps and "pip install" not in steps, steps
+    # no apt, no pip, no new release: nothing that fetches
+    assert "apt-get" not in steps and "pip " not in steps, steps
     assert "every package is installed already" in out
-    assert "dependencies are unchanged" in out
-    assert f"-m compileall -q {prefix}/server {prefix}/hardware" in steps
+    assert "Longhall is unchanged" in out
     # one package gone: apt installs that one (and only then needs the network)
-    done = dry_run("--update", etc=etc, env=debian(tmp_path / "bin", installed=tuple(every[1:])))
+    done = dry_run("--update", etc=etc, env=debian(tmp_path / "bin2", installed=tuple(every[1:])))
     assert (
         "apt-get install -y --no-install-recommends python3\n"
         in "\n".join(commands(done.stdout)) + "\n"

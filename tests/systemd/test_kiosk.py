@@ -78,7 +78,9 @@ def test_the_unit_never_holds_boot(tmp_path: Path, prefix: Path) -> None:
     kiosk_service = service["Service"]
     assert kiosk_service["Type"] == ["simple"]  # started at once: multi-user.target goes on
     assert "ExecStartPre" not in kiosk_service and "TimeoutStartSec" not in kiosk_service
-    assert kiosk_service["ExecStart"] == [f"{prefix}/systemd/longhall-kiosk http://127.0.0.1:8080/"]
+    assert kiosk_service["ExecStart"] == [
+        f"{prefix}/current/systemd/longhall-kiosk http://127.0.0.1:8080/"
+    ]
     assert kiosk_service["Restart"] == ["always"]
     assert service["Unit"]["StartLimitIntervalSec"] == ["0"]
     assert kiosk_service["TTYPath"] == ["/dev/tty1"]

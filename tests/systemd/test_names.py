@@ -45,7 +45,7 @@ def test_the_pi_is_named_longhall(tmp_path: Path) -> None:
 
 
 def test_the_hotspots_dns_answers_the_short_name_and_the_checks(tmp_path: Path) -> None:
-    out = dry_run("--prefix", str(tmp_path / "p"), "--hotspot", "L", "night-of-games").stdout
+    out = dry_run("--prefix", str(tmp_path / "p"), "--hotspot", "L").stdout
     conf = written(out, DNS)
     lines = [line for line in conf.splitlines() if not line.startswith("#")]
     assert lines[:2] == ["address=/longhall/10.42.0.1", "address=/longhall.lan/10.42.0.1"]
@@ -71,11 +71,16 @@ def test_the_hotspots_dns_answers_the_short_name_and_the_checks(tmp_path: Path) 
 
 
 def test_port_80_of_the_hotspot_reaches_the_server(tmp_path: Path, prefix: Path) -> None:
-    out = dry_run(
-        "--prefix", str(prefix), "--port", "8080", "--hotspot", "L", "night-of-games"
-    ).stdout
+    out = dry_run("--prefix", str(prefix), "--port", "8080", "--hotspot", "L").stdout
     rules = written(out, "/etc/longhall/port80.nft")
     assert "ip daddr 10.42.0.1 tcp dport 80 redirect to :8080" in rules
+    # SSH is closed to the hotspot's players unless the owner opens it
+    assert 'iifname "wlan0" tcp dport 22 drop' in rules
+    opened = written(
+        dry_run("--prefix", str(prefix), "--hotspot", "L", "--ssh-on-hotspot").stdout,
+        "/etc/longhall/port80.nft",
+    )
+    assert "dport 22" not in opened and "delete table inet longhall_ssh" in opened
     steps = commands(out)
     assert steps.index("systemctl enable longhall-port80.service") < steps.index(
         "systemctl restart longhall.service"
@@ -84,11 +89,13 @@ def test_port_80_of_the_hotspot_reaches_the_server(tmp_path: Path, prefix: Path)
     if not os.access(nft, os.X_OK):
         pytest.fail("nft is missing: apt install nftables (./run tests does it)")
     (tmp_path / "port80.nft").write_text(rules)
+    (tmp_path / "ssh-open.nft").write_text(opened)
     if os.geteuid() == 0:  # nft checks a rule set through the kernel's netlink: root only
-        check = subprocess.run([nft, "-c", "-f", str(tmp_path / "port80.nft")], capture_output=True)
-        assert check.returncode == 0, check.stderr
+        for rule_set in ("port80.nft", "ssh-open.nft"):
+            check = subprocess.run([nft, "-c", "-f", str(tmp_path / rule_set)], capture_output=True)
+            assert check.returncode == 0, (rule_set, check.stderr)
 
-    units = render(tmp_path / "units", prefix, "--hotspot", "L", "night-of-games")
+    units = render(tmp_path / "units", prefix, "--hotspot", "L")
     service = unit(units / "longhall-port80.service")
     assert service["Service"]["ExecStart"] == ["/usr/sbin/nft -f /etc/longhall/port80.nft"]
     assert (

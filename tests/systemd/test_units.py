@@ -7,6 +7,7 @@ import subprocess
 from pathlib import Path
 
 from .conftest import SYSTEMD, render, systemd_analyze, unit
+from .test_install import FRESH_DEBIAN as FRESH
 
 UNITS = ("longhall.service", "longhall-kiosk.service")
 
@@ -28,7 +29,7 @@ def verify(units: Path) -> list[str]:
 def test_the_units_pass_systemd_analyze_verify(tmp_path: Path, prefix: Path) -> None:
     plain = render(tmp_path / "plain", prefix)
     assert verify(plain) == []
-    hotspot = render(tmp_path / "hotspot", prefix, "--hotspot", "Longhall", "night-of-games")
+    hotspot = render(tmp_path / "hotspot", prefix, "--hotspot", "Longhall")
     assert verify(hotspot) == []
 
 
@@ -61,9 +62,14 @@ def test_the_server_unit_is_hardened_and_can_still_reach_gpio(tmp_path: Path, pr
     # each of these would close /dev/gpiochip* (ProtectClock= implies a DeviceAllow=)
     for key in ("PrivateDevices", "DevicePolicy", "DeviceAllow", "ProtectClock", "PrivateUsers"):
         assert key not in service, key
+    # never the first killed when memory runs out; time for a Zero 2 W's first start
+    assert service["OOMScoreAdjust"] == ["-900"] and service["TimeoutStartSec"] == ["5min"]
+    assert "After" not in server["Unit"] or not any(
+        "network-online" in a for a in server["Unit"]["After"]
+    )  # boot does not wait for the network: the server follows the Pi's addresses
     (start,) = service["ExecStart"]
     assert start == (
-        f"{prefix}/.venv/bin/longhall serve --port 8000 --gpio auto "
+        f"{prefix}/current/.venv/bin/longhall serve --port 8000 --gpio auto "
         '--poweroff-command "/usr/bin/systemctl poweroff"'
     )
 
@@ -85,12 +91,59 @@ def test_the_server_unit_is_hardened_and_can_still_reach_gpio(tmp_path: Path, pr
 def test_with_the_hotspot_the_server_shows_the_wifi_and_the_hotspot_address(
     tmp_path: Path, prefix: Path
 ) -> None:
-    units = render(tmp_path / "units", prefix, "--hotspot", "Longhall", "night-of-games")
+    units = render(tmp_path / "units", prefix, "--hotspot", "Longhall")
     (start,) = unit(units / "longhall.service")["Service"]["ExecStart"]
     assert start.endswith("--hotspot-file /etc/longhall/hotspot --public-url http://10.42.0.1:8000")
-    units = render(tmp_path / "port", prefix, "--port", "8080", "--hotspot", "L", "night-of-games")
+    units = render(tmp_path / "port", prefix, "--port", "8080", "--hotspot", "L")
     (start,) = unit(units / "longhall.service")["Service"]["ExecStart"]
     assert "--port 8080" in start and start.endswith("--public-url http://10.42.0.1:8080")
+
+
+def test_the_kiosk_gives_way_to_the_server_when_memory_runs_out(
+    tmp_path: Path, prefix: Path
+) -> None:
+    kiosk = unit(render(tmp_path / "units", prefix) / "longhall-kiosk.service")["Service"]
+    assert int(kiosk["OOMScoreAdjust"][0]) > 0 and kiosk["MemoryHigh"] == ["70%"]
+    assert "StateDirectory" not in kiosk  # nothing of the kiosk's on the SD card
+
+
+def test_the_expert_bots_budget_follows_the_model(tmp_path: Path) -> None:
+    from .test_install import dry_run, written
+
+    for model, playouts in (
+        ("Raspberry Pi Zero 2 W Rev 1.0", "12"),
+        ("Raspberry Pi 3 Model B Plus Rev 1.3", "16"),
+        ("Raspberry Pi 4 Model B Rev 1.5", "32"),
+        ("Raspberry Pi 5 Model B Rev 1.0", None),
+    ):
+        root = tmp_path / model.replace(" ", "-")
+        (root / "proc" / "device-tree").mkdir(parents=True)
+        (root / "proc" / "device-tree" / "model").write_text(model + "\0")
+        out = dry_run(
+            "--prefix", str(tmp_path / "p"), env={"LONGHALL_SYSROOT": str(root), **FRESH}
+        ).stdout
+        service = written(out, f"{root}/etc/systemd/system/longhall.service")
+        (environment,) = [x for x in service.splitlines() if x.startswith("Environment=")]
+        if playouts is None:  # a Pi 5 keeps the games' own budget
+            assert environment == "Environment=PYTHONUNBUFFERED=1", model
+        else:
+            assert environment.endswith(f" LONGHALL_EXPERT_PLAYOUTS={playouts}"), model
+    out = dry_run("--prefix", str(tmp_path / "p"), "--expert-playouts", "20").stdout
+    assert "LONGHALL_EXPERT_PLAYOUTS=20" in written(out, "/etc/systemd/system/longhall.service")
+
+
+def test_a_board_under_1_gb_gets_no_kiosk_unless_asked(tmp_path: Path) -> None:
+    from .test_install import commands, dry_run
+
+    root = tmp_path / "zero"
+    (root / "proc").mkdir(parents=True)
+    (root / "proc" / "meminfo").write_text("MemTotal:         427092 kB\nMemFree: 1 kB\n")
+    env = {"LONGHALL_SYSROOT": str(root), **FRESH}
+    out = dry_run("--prefix", str(tmp_path / "p"), env=env).stdout
+    assert "less than the 1 GB" in out and "--kiosk puts it there anyway" in out
+    assert "longhall-kiosk.service (mode" not in "\n".join(commands(out))
+    asked = dry_run("--prefix", str(tmp_path / "p"), "--kiosk", env=env).stdout
+    assert f"write {root}/etc/systemd/system/longhall-kiosk.service" in "\n".join(commands(asked))
 
 
 def test_the_scripts_the_units_run_are_executable() -> None:
