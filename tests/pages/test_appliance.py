@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -61,3 +63,35 @@ def test_the_kiosk_warns_of_a_store_lost_at_power_off(browser: Any, tmp_path: Pa
         context.close()
         server.stop()
         shutil.rmtree(data, ignore_errors=True)
+
+
+def test_the_kiosk_starts_on_a_local_page_that_waits_for_the_server(
+    browser: Any, tmp_path: Path
+) -> None:
+    """The screen is never black: the kiosk's first page is a file that says Longhall is
+    starting, says what to do when the server does not come, and opens the table display once
+    it answers."""
+    server = ServerProcess(tmp_path / "data")
+    server.data_dir.mkdir()
+    server.log = tmp_path / "server.log"
+    base = server.url
+    made = subprocess.run(
+        [sys.executable, str(ROOT / "systemd" / "kiosk-starting"), str(tmp_path / "run"), base,
+         "--language", "de", "--wait", "1"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        page = context.new_page()
+        page.goto(made.stdout.strip())  # file:///.../starting.html, no server yet
+        assert page.inner_text("h1") == CATALOG["starting"]["title"]
+        page.wait_for_selector("#trouble.shown")  # after wait= seconds: what to do
+        trouble = page.inner_text("#trouble")
+        assert CATALOG["starting"]["trouble_1"] in trouble and "journalctl -u longhall" in trouble
+        server.start()  # the server comes at last: the table display replaces the page
+        page.wait_for_url(f"{base}/?kiosk=1&lang=de", timeout=60_000)
+        page.wait_for_selector("#join-url")
+        assert page.evaluate("document.documentElement.classList.contains('kiosk')")
+    finally:
+        context.close()
+        server.stop()

@@ -1,6 +1,7 @@
-"""The kiosk: it never holds boot, waits for the server (bounded), hides cage's pointer, sets the
-screen's mode and rotation, starts Chromium full screen on the kiosk's page, and its health check
-stops a kiosk whose page went silent (so systemd restarts it)."""
+"""The kiosk: it never holds boot, starts Chromium at once on a local starting page (which waits
+for the server), keeps everything in the session's runtime folder (memory, not the SD card), hides
+cage's pointer, sets the screen's mode and rotation, and its health check stops a kiosk whose page
+went silent (so systemd restarts it)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from tests.support import ServerProcess, free_port
 
 from .conftest import SYSTEMD, render, unit
 
-TOOLS = ("sh", "sed", "grep", "awk", "dirname", "tail", "cat", "sleep")
+TOOLS = ("sh", "sed", "grep", "awk", "dirname", "tail", "cat", "sleep", "mkdir", "id")
 HELP_OLD_CAGE = "Usage: cage [OPTIONS] [--] APPLICATION\\n -d\\t Don't draw\\n -r\\t Rotate the output 90 degrees clockwise\\n"  # noqa: E501
 HELP_NEW_CAGE = (
     "Usage: cage [OPTIONS] [--] APPLICATION\\n -d\\t Don't draw\\n -s\\t Allow VT switching\\n"
@@ -57,7 +58,12 @@ def stand_ins(tmp_path: Path, cage_help: str = HELP_NEW_CAGE) -> dict[str, str]:
     for name, body in scripts.items():
         (bin_dir / name).write_text(body)
         (bin_dir / name).chmod(0o755)
-    return {"PATH": str(bin_dir), "HOME": str(tmp_path / "home")}
+    (tmp_path / "run").mkdir()
+    return {
+        "PATH": str(bin_dir),
+        "HOME": str(tmp_path / "home"),  # the kiosk user's home: never written
+        "XDG_RUNTIME_DIR": str(tmp_path / "run"),  # /run/user/UID, in memory
+    }
 
 
 def kiosk(
@@ -96,13 +102,18 @@ def test_chromium_full_screen_on_the_kiosk_page_in_the_chosen_mode(
     conf.write_text("resolution=1920x1080\nrotate=90\nhealth=0\n")  # no health check in tests
     result = kiosk(env, server.url, conf)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "answers: ready" in result.stdout
     cage = (tmp_path / "cage.args").read_text().splitlines()
     assert cage[:3] == ["-d", "-s", "--"] and cage[3].endswith("kiosk-session")
     chromium = (tmp_path / "chromium.args").read_text().splitlines()
     assert "--kiosk" in chromium and "--ozone-platform=wayland" in chromium
-    assert f"--user-data-dir={tmp_path}/home/chromium" in chromium
-    assert chromium[-1] == f"{server.url}/?kiosk=1"
+    # the profile and the caches in the runtime folder (memory), nothing in the home folder
+    assert f"--user-data-dir={tmp_path}/run/kiosk/chromium" in chromium
+    assert f"--disk-cache-dir={tmp_path}/run/kiosk/cache" in chromium
+    assert not (tmp_path / "home").exists() or not any((tmp_path / "home").iterdir())
+    # Chromium opens the starting page, a file, which opens the table display when it can
+    starting = tmp_path / "run" / "kiosk" / "starting.html"
+    assert chromium[-1] == starting.as_uri()
+    assert f'"table": "{server.url}/?kiosk=1"' in starting.read_text()
     # the mode and the rotation, through wlr-randr for every output (cage from 0.1.5 on)
     assert (tmp_path / "wlr-randr.args").read_text().splitlines() == [
         "--output",
@@ -133,7 +144,8 @@ def test_cages_pointer_is_an_invisible_cursor(tmp_path: Path, server: ServerProc
     )
     assert kiosk(env, server.url, conf).returncode == 0
     path, theme, size = (tmp_path / "cursor").read_text().split()
-    assert theme == "longhall-none" and size == "24"
+    # "default": the theme Bookworm's cage loads whatever it is told; in the kiosk's own path
+    assert theme == "default" and size == "24" and path == f"{tmp_path}/run/kiosk/cursors"
     for name in ("default", "left_ptr"):
         data = (Path(path) / theme / "cursors" / name).read_bytes()
         magic, header, _, entries = struct.unpack_from("<4sIII", data)
@@ -145,16 +157,18 @@ def test_cages_pointer_is_an_invisible_cursor(tmp_path: Path, server: ServerProc
         assert pixel >> 24 == 0  # fully transparent
 
 
-def test_without_chromium_or_server_the_kiosk_gives_up_and_systemd_retries(
-    tmp_path: Path,
-) -> None:
+def test_without_a_server_the_kiosk_starts_at_once_on_its_starting_page(tmp_path: Path) -> None:
     env = stand_ins(tmp_path)
     conf = tmp_path / "kiosk.conf"
-    conf.write_text("wait=0.3\nhealth=0\n")
+    conf.write_text("wait=90\nhealth=0\nlanguage=de\n")
     nobody = f"http://127.0.0.1:{free_port()}"
     result = kiosk(env, nobody, conf)
-    assert result.returncode == 1 and "did not answer in 0.3 s" in result.stdout
-    assert not (tmp_path / "cage.args").exists()
+    assert result.returncode == 0, result.stderr
+    chromium = (tmp_path / "chromium.args").read_text().splitlines()
+    assert "--lang=de" in chromium and chromium[-1].endswith("/starting.html")
+    page = (tmp_path / "run" / "kiosk" / "starting.html").read_text()
+    assert "Longhall startet…" in page and f'"table": "{nobody}/?kiosk=1&lang=de"' in page
+    assert '"wait": 90.0' in page
     (Path(env["PATH"]) / "chromium-browser").unlink()
     gone = kiosk(env, nobody, conf)
     assert gone.returncode == 1 and "no Chromium found" in gone.stderr
@@ -163,13 +177,15 @@ def test_without_chromium_or_server_the_kiosk_gives_up_and_systemd_retries(
 # -- the health check ------------------------------------------------------------------------------
 
 
-def health(url: str, pid: int, stale: float) -> subprocess.Popen[str]:
+def health(url: str, pid: int, stale: float, grace: float = 180) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [
             sys.executable,
             str(SYSTEMD / "kiosk-health"),
             "--stale",
             str(stale),
+            "--grace",
+            str(grace),
             "--interval",
             "0.05",
             "--pid",
@@ -207,6 +223,30 @@ def test_a_page_that_goes_silent_gets_its_kiosk_stopped(server: ServerProcess) -
             cage.kill()
 
 
+def test_a_slow_first_start_has_its_grace(server: ServerProcess) -> None:
+    # a fresh server: the page never spoke. Silence longer than --stale, shorter than --grace
+    # is a Chromium still starting (a Zero 2 W): the kiosk is left alone
+    fresh = ServerProcess(Path(server.data_dir).parent / "grace-server")
+    fresh.data_dir.mkdir()
+    fresh.start()
+    try:
+        url = fresh.url + "/appliance/kiosk-alive"
+        with (
+            subprocess.Popen(["sleep", "600"]) as cage,
+            health(url, cage.pid, stale=0.2, grace=600) as check,
+        ):
+            with pytest.raises(subprocess.TimeoutExpired):
+                check.wait(timeout=2)  # ten times --stale: still waiting
+            cage.kill()
+            assert check.wait(timeout=60) == 0
+        with subprocess.Popen(["sleep", "600"]) as cage:  # past the grace: stopped
+            with health(url, cage.pid, stale=0.2, grace=0.5) as short:
+                assert short.wait(timeout=60) == 1
+            assert cage.wait(timeout=60) == -15
+    finally:
+        fresh.stop()
+
+
 def test_while_the_server_is_down_the_page_is_not_blamed() -> None:
     url = f"http://127.0.0.1:{free_port()}/appliance/kiosk-alive"
     with subprocess.Popen(["sleep", "600"]) as cage:
@@ -218,6 +258,31 @@ def test_while_the_server_is_down_the_page_is_not_blamed() -> None:
         assert cage.wait() == -9  # killed by the test, never by the check
 
 
+def test_where_cage_cannot_set_the_mode_the_kernel_does(tmp_path: Path) -> None:
+    from .test_install import commands, debian, dry_run
+
+    def cage(version: str) -> dict[str, str]:  # apt-cache's word on cage's version
+        env = debian(tmp_path / version, ("python3",))
+        script = Path(env["PATH"].split(":")[0]) / "apt-cache"
+        script.write_text(f'#!/bin/sh\necho "  Candidate: {version}"\n')
+        return env
+
+    bookworm = commands(
+        dry_run("--prefix", str(tmp_path / "p"), "--resolution", "1920x1080", env=cage("0.1.4-4"))
+        .stdout
+    )  # fmt: skip
+    (video,) = [s.replace("\\", "") for s in bookworm if "video=HDMI-A-1:1920x1080@60" in s]
+    assert "video=HDMI-A-1:1920x1080@60 video=HDMI-A-2:1920x1080@60" in video
+    assert video.endswith("/boot/firmware/cmdline.txt")
+    trixie = commands(
+        dry_run("--prefix", str(tmp_path / "p"), "--resolution", "1920x1080", env=cage("0.2.0-1"))
+        .stdout
+    )  # fmt: skip
+    assert not [s for s in trixie if "video=HDMI-A-1:1920" in s]
+    # an entry of ours from before goes (auto, or a cage that sets the mode itself)
+    assert any("video=HDMI-A-\\[12\\]" in s for s in trixie)
+
+
 def test_the_installer_writes_the_kiosks_options(tmp_path: Path) -> None:
     from .test_install import commands, debian, dry_run, written
 
@@ -226,7 +291,7 @@ def test_the_installer_writes_the_kiosks_options(tmp_path: Path) -> None:
         "--prefix", str(tmp_path / "p"), "--resolution", "1920x1080", "--rotate", "180", env=env
     ).stdout
     conf = written(out, "/etc/longhall/kiosk.conf").splitlines()
-    assert {"resolution=1920x1080", "rotate=180", "wait=120", "health=60"} <= set(conf)
+    assert {"resolution=1920x1080", "rotate=180", "wait=120", "health=60", "grace=180"} <= set(conf)
     assert "wlr-randr" in next(s for s in commands(out) if "apt-get install" in s)
     saved = written(out, "/etc/longhall/install.conf").splitlines()
     assert {"resolution=1920x1080", "rotate=180"} <= set(saved)
