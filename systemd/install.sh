@@ -95,8 +95,9 @@ HOME_NAME=longhall-home-wifi
 CONNECTIONS=$SYS/etc/NetworkManager/system-connections
 HOTSPOT_ADDRESS=10.42.0.1  # NetworkManager's shared mode; pinned below so it never moves
 WIFI=wlan0
-BOOT=$SYS/boot/firmware
-[ -d "$BOOT" ] || [ ! -d "$SYS/boot" ] || [ ! -f "$SYS/boot/config.txt" ] || BOOT=$SYS/boot  # before Bookworm
+BOOT_DIR=/boot/firmware  # the SD card's boot partition
+[ -d "$SYS$BOOT_DIR" ] || [ ! -f "$SYS/boot/config.txt" ] || BOOT_DIR=/boot  # before Bookworm
+BOOT=$SYS$BOOT_DIR
 # passwords nobody may keep: the examples in the docs and in longhall.txt
 EXAMPLE_PASSWORDS=(a-long-secret night-of-games change-me-please)
 
@@ -399,6 +400,7 @@ render() {  # render TEMPLATE: the template with every @NAME@ filled in
     text=${text//@PREFIX@/$PREFIX}
     text=${text//@PORT@/$PORT}
     text=${text//@ETC@/$ETC}
+    text=${text//@BOOT@/$BOOT_DIR}
     text=${text//@OPTIONS@/${OPTIONS[*]}}
     text=${text//@PLAYOUTS@/${EXPERT:+ LONGHALL_EXPERT_PLAYOUTS=$EXPERT}}
     printf '%s\n' "$text"
@@ -540,6 +542,7 @@ if [ -n "$RENDER" ]; then
     render "$HERE/longhall-kiosk.service" >"$RENDER/longhall-kiosk.service"
     cp "$HERE/longhall-kiosk.pam" "$RENDER/longhall-kiosk.pam"
     render "$HERE/longhall-port80.service" >"$RENDER/longhall-port80.service"
+    render "$HERE/longhall-firstboot.service" >"$RENDER/longhall-firstboot.service"
     port80 >"$RENDER/port80.nft"
     hotspot_dns >"$RENDER/dnsmasq-longhall.conf"
     exit 0
@@ -1034,8 +1037,7 @@ polkit.addRule(function (action, subject) {
     }
 });
 EOF
-CONFIG_TXT=/boot/firmware/config.txt
-[ -f "$CONFIG_TXT" ] || [ "$DRY_RUN" = 1 ] || CONFIG_TXT=/boot/config.txt  # before Bookworm
+CONFIG_TXT=$BOOT/config.txt
 if [ "$POWER_BUTTON" = 1 ]; then
     # a button between GPIO3 (header pin 5) and ground (pin 6): pressed, the Pi shuts down
     # cleanly; pressed while halted, it starts again (GPIO3 wakes the SoC). Read at boot.
@@ -1049,8 +1051,10 @@ fi
 
 # -- 7. the units ---------------------------------------------------------------------------------
 
-say "The server's systemd unit"
+say "The server's systemd units"
 render "$HERE/longhall.service" | put 0644 root:root "$UNITS/longhall.service"
+# longhall.txt on the boot partition, applied at the next boot (only while the file is there)
+render "$HERE/longhall-firstboot.service" | put 0644 root:root "$UNITS/longhall-firstboot.service"
 
 CMDLINE=$BOOT/cmdline.txt
 if [ "$KIOSK_ON" = 1 ]; then
@@ -1128,16 +1132,16 @@ fi
 say "Starting"
 if [ "$NO_START" = 1 ]; then
     # an image being built, or the first boot: the units start with the next boot
-    [ "$HOTSPOT" = 1 ] && run systemctl enable longhall-port80.service
-    run systemctl enable longhall.service
-    [ "$KIOSK_ON" = 1 ] && run systemctl enable longhall-kiosk.service
+    [ "$HOTSPOT" = 0 ] || run systemctl enable longhall-port80.service
+    run systemctl enable longhall.service longhall-firstboot.service
+    [ "$KIOSK_ON" = 0 ] || run systemctl enable longhall-kiosk.service
 else
     if [ "$HOTSPOT" = 1 ]; then
         run systemctl daemon-reload
         run systemctl enable longhall-port80.service
         run systemctl restart longhall-port80.service
     fi
-    run systemctl enable longhall.service
+    run systemctl enable longhall.service longhall-firstboot.service
     if [ "$KIOSK_ON" = 1 ]; then
         run systemctl enable longhall-kiosk.service
     fi

@@ -19,6 +19,7 @@ from typing import Any
 from gunicorn.app.base import BaseApplication
 
 from ..appliance.addresses import base_url
+from ..appliance.firstboot import check_setup
 from ..appliance.sdnotify import started
 from ..appliance.storage import check_storage
 from ..config import Settings
@@ -81,6 +82,7 @@ def _post_worker_init(worker: Any) -> None:
     worker.app.longhall.start_background()
     log.warning("Longhall is ready for players.")
     check_storage(worker.app.longhall.table)  # a store lost at power-off is said loudly
+    check_setup(worker.app.longhall.table)  # so is a mistake in the SD card's longhall.txt
     started(worker.app.longhall.table.lock)  # systemd: READY=1, and the watchdog's heartbeat
 
 
