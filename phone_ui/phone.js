@@ -308,6 +308,8 @@ function joinScreen() {
       },
     }, full ? t("join.full") : t("join.button")),
     table.locked ? h("p", { class: "muted", id: "join-locked" }, t("join.locked")) : null,
+    // the table's own Wi-Fi reaches no internet: the phone is without it while it stays joined
+    table.hotspot ? h("p", { class: "muted", id: "join-no-internet" }, t("join.no_internet")) : null,
     seatList(false),
   );
 }

@@ -125,7 +125,9 @@ function lobbyScreen() {
         h("p", { class: "muted" }, n >= table.min_players ? t("lobby_table.ready") : t("lobby_table.need", { game: t(`games.${table.game}`), min: table.min_players }))),
       table.hotspot ? h("section", { class: "panel wifi" },
         h("img", { class: "qr", src: "/qr/wifi.svg", alt: t("lobby_table.wifi_alt") }),
-        h("p", {}, t("lobby_table.wifi", { ssid: table.hotspot.ssid }))) : null)));
+        h("p", {}, t("lobby_table.wifi", { ssid: table.hotspot.ssid })),
+        h("p", { class: "wifi-password" }, t("lobby_table.wifi_password", { password: table.hotspot.password })),
+        h("p", { class: "muted", id: "wifi-no-internet" }, t("lobby_table.no_internet"))) : null)));
   return parts;
 }
 
