@@ -4,7 +4,9 @@ notices in the table display's language, no pointer, and a sign of life for the 
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -92,6 +94,60 @@ def test_the_kiosk_starts_on_a_local_page_that_waits_for_the_server(
         page.wait_for_url(f"{base}/?kiosk=1&lang=de", timeout=60_000)
         page.wait_for_selector("#join-url")
         assert page.evaluate("document.documentElement.classList.contains('kiosk')")
+    finally:
+        context.close()
+        server.stop()
+
+
+IDLE_SECONDS = 15.0  # long enough for three of the kiosk's signs of life and many heartbeats
+
+
+def written_files(pids: list[int], folders: list[Path]) -> dict[str, tuple[int, int, int]]:
+    """Every regular file the processes hold open (unlinked ones too, such as a heartbeat file)
+    and every file in the folders: its modification and change times and its size."""
+    found: dict[str, tuple[int, int, int]] = {}
+    for pid in pids:
+        fds = Path(f"/proc/{pid}/fd")
+        for fd in fds.iterdir() if fds.exists() else []:
+            try:
+                info = os.stat(fd)  # follows the link to the open file, even an unlinked one
+                name = os.readlink(fd)
+            except OSError:
+                continue
+            if stat.S_ISREG(info.st_mode):
+                found[name] = (info.st_mtime_ns, info.st_ctime_ns, info.st_size)
+    for folder in folders:
+        for path in folder.rglob("*"):
+            if path.is_file():
+                info = path.stat()
+                found[str(path)] = (info.st_mtime_ns, info.st_ctime_ns, info.st_size)
+    return found
+
+
+def test_an_idle_table_writes_no_file(browser: Any, tmp_path: Path) -> None:
+    """While the table sleeps (the kiosk's page open, nobody playing), the server writes no file:
+    no heartbeat file, no log line, and not the store either. On a Pi that is an SD card that is
+    not worn all night (docs/pi-setup.md has the check on a real Pi, for an hour)."""
+    data = tmp_path / "data"
+    data.mkdir()
+    server = ServerProcess(data)
+    server.log = tmp_path / "server.log"
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        server.start()
+        page = context.new_page()
+        page.goto(server.url + "/?kiosk=1")
+        page.wait_for_selector("#join-url")
+        age = None
+        while age is None:  # the kiosk's first sign of life has come
+            page.wait_for_timeout(100)
+            age = requests.get(server.url + "/appliance/kiosk-alive", timeout=10).json()["age"]
+        before = written_files(server.pids(), [data, tmp_path])
+        page.wait_for_timeout(IDLE_SECONDS * 1000)
+        after = written_files(server.pids(), [data, tmp_path])
+        assert requests.get(server.url + "/appliance/kiosk-alive", timeout=10).json()["age"] < 10
+        changed = sorted(name for name, seen in after.items() if before.get(name) != seen)
+        assert changed == [], f"written while idle for {IDLE_SECONDS:g} s: {changed}"
     finally:
         context.close()
         server.stop()
