@@ -589,7 +589,10 @@ as_store_owner() {  # run a command as the game store's owner
 
 check_release() {  # check_release DIR: its server starts, with a copy of the store, on a spare port
     local dir=$1 port work pid ok=1
-    if [ "$DRY_RUN" = 1 ] || [ "$NO_START" = 1 ]; then
+    if [ "$NO_START" = 1 ]; then
+        echo "= not started here (--no-start): the release starts at the next boot"
+        return 0
+    elif [ "$DRY_RUN" = 1 ]; then
         echo "+ check $dir on a spare port with a copy of the store (longhall serve, /healthz)"
         return 0
     fi
@@ -683,7 +686,7 @@ install_release() {  # install_release SOURCE SUM: a new release folder from SOU
         run cp -n "$source"/wheelhouse/*.whl "$WHEELHOUSE/"
         run "${pip[@]}" --find-links "$source/wheelhouse" --require-hashes -r "$partial/requirements.lock"
         run "${pip[@]}" --no-deps "$partial"/longhall-*.whl
-        [ "$source" != "$partial" ] || run rm -rf "$partial/wheelhouse"  # kept in $WHEELHOUSE
+        run rm -rf "$partial/wheelhouse"  # its wheels are kept in $WHEELHOUSE
     else  # a clone: the packages requirements.lock pins, from the wheelhouse, else from PyPI once
         if [ "$DRY_RUN" = 1 ] || ! "${pip[@]}" --find-links "$WHEELHOUSE" --require-hashes \
             -r "$partial/requirements.lock" 2>/dev/null; then
@@ -1000,7 +1003,7 @@ if [ -n "$NAME" ]; then
             sed -i "s/^127\.0\.1\.1[[:space:]].*/127.0.1.1\t$NAME/" /etc/hosts
         run_unless "grep -q '^127\.0\.1\.1[[:space:]]' /etc/hosts" \
             sed -i "\$ a 127.0.1.1\t$NAME" /etc/hosts
-        run_if "systemctl is-active -q avahi-daemon" systemctl restart avahi-daemon
+        [ "$NO_START" = 1 ] || run_if "systemctl is-active -q avahi-daemon" systemctl restart avahi-daemon
     else
         echo "= the host name is $NAME already"
     fi

@@ -225,3 +225,26 @@ def test_make_release_says_what_it_cannot_fetch(tmp_path: Path) -> None:
         lock = tar.extractfile(f"{top}/requirements.lock").read().decode()  # type: ignore[union-attr]
     assert "nonesuch_platform:3.11" in manifest["missing"]
     assert lock == ROOT.joinpath("requirements.lock").read_text()
+
+
+def test_an_unpacked_release_installs_from_its_own_wheelhouse(
+    release: Path, tmp_path: Path
+) -> None:
+    """The one-line install on a fresh Pi: the release file's own install.sh, no clone, no git,
+    and nothing fetched from PyPI (Debian's packages only, after apt-get update)."""
+    from .test_install import FRESH_DEBIAN, commands
+
+    with tarfile.open(release) as tar:
+        tar.extractall(tmp_path, filter="data")
+    (folder,) = tmp_path.glob("longhall-*")
+    installer = folder / "systemd" / "install.sh"
+    done = subprocess.run(
+        ["bash", str(installer), "--dry-run", "--prefix", str(tmp_path / "p")],
+        capture_output=True, text=True, env={**os.environ, **FRESH_DEBIAN},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    steps = commands(done.stdout)
+    assert steps[0] == "apt-get update"  # before any package is installed
+    assert any(f"--find-links {folder}/wheelhouse --require-hashes" in s for s in steps)
+    assert any(s.endswith(".whl") and "--no-deps" in s for s in steps)  # Longhall's own wheel
+    assert not any("pip download" in s for s in steps)
