@@ -34,6 +34,7 @@ LABELS = {
     "from": "which drakkar a piece leaves",
     "to": "which drakkar a piece joins",
     "level": "the town hall's level",
+    "line": "which line of a file (line 3)",
     "damage": "a fight's damage, a value",
     "value": "a value of stones, a barrel or an attack",
     "attack": "an attack's value",
@@ -58,6 +59,8 @@ WORDS = {
     "minutes",  # a range of minutes in figures, such as 45 to 60
     "time",  # a duration already in words: "5 minutes"
     "what", "before", "after",  # a corrected thing, and its values in figures or "on"/"off"
+    "password",  # the hotspot's password, as typed
+    "text",  # a line of longhall.txt, as written
 }  # fmt: skip
 # Placeholders that hold a number in some strings and words in others: where they are not words.
 MIXED: dict[str, dict[str, str]] = {
