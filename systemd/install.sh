@@ -29,7 +29,8 @@
 #   --no-kiosk | --kiosk     the server only (no table display on this Pi's screen), or both; the
 #                            default: the kiosk, except on a board with less than 1 GB (Zero 2 W)
 #   --expert-playouts N      the expert bots' play-outs per decision (auto: by the Pi's model)
-#   --keep-swap-file         keep swap on the SD card (default: swap in compressed memory, zram)
+#   --keep-swap-file         keep swap on the SD card (default: swap in compressed memory, zram);
+#                            --swap-in-memory goes back to zram
 #   --prefix DIR             where Longhall is installed (default /opt/longhall)
 #   --hardware-watchdog S    reboot when the system hangs for S seconds (1-15; off: none); the
 #                            default is 15 on a Raspberry Pi, off elsewhere
