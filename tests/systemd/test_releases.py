@@ -4,12 +4,14 @@ table as it was, and ``--rollback`` goes back. The store is kept across all of i
 
 systemctl is a stand-in that (re)starts a real ``longhall serve`` from the prefix's ``current``
 release, as the unit does; everything else (tar, sha256sum, venv, pip with no index, the server,
-the health checks) is real.
+the health checks) is real. The release an update finds is seeded (this venv's ``longhall``), not
+installed: each test makes only the release it is about, from one release file a session.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import io
 import json
 import os
@@ -38,16 +40,23 @@ def host_target() -> str:
     return f"{platform}:{sys.version_info.major}.{sys.version_info.minor}"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A release file built from the checkout, with wheels for this machine only."""
-    out = tmp_path_factory.mktemp("release")
-    done = subprocess.run(
-        [sys.executable, str(SYSTEMD / "make-release"), "--out", str(out), "--target",
-         host_target()],
-        capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stdout + done.stderr
+    """A release file built from the checkout, with wheels for this machine only: built once a
+    test session, by whichever of pytest-xdist's workers asks first (the others wait for it)."""
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # this session's folder, above each worker's own
+    out = shared / "release"
+    with open(shared / "release.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not list(out.glob("longhall-*.tar")):
+            done = subprocess.run(
+                [sys.executable, str(SYSTEMD / "make-release"), "--out", str(out), "--target",
+                 host_target()],
+                capture_output=True, text=True, timeout=600,
+            )  # fmt: skip
+            assert done.returncode == 0, done.stdout + done.stderr
     (made,) = out.glob("longhall-*.tar")
     return made
 
@@ -108,16 +117,40 @@ class Pi:
         )
         systemctl.chmod(0o755)
 
-    def install(self, *options: str) -> subprocess.CompletedProcess[str]:
-        env = {
+    def env(self) -> dict[str, str]:
+        return {
             **os.environ,
             "PATH": f"{self.root / 'bin'}:{os.environ['PATH']}",
             "LONGHALL_ETC": str(self.etc),
             "LONGHALL_SYSROOT": str(self.root),
         }
+
+    def install(self, *options: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            ["bash", str(INSTALL), *options], capture_output=True, text=True, env=env, timeout=600
-        )
+            ["bash", str(INSTALL), *options],
+            capture_output=True, text=True, env=self.env(), timeout=600,
+        )  # fmt: skip
+
+    def seed(self) -> str:
+        """The table as an earlier install left it, without making it again: a release folder
+        whose venv's ``longhall`` is this venv's and whose scripts are this checkout's, ``current``
+        pointing at it, its server running (it makes the store)."""
+        name = "0.1.0-20260101-000000-1"
+        made = self.prefix / "releases" / name
+        (made / ".venv" / "bin").mkdir(parents=True)
+        (made / ".venv" / "bin" / "longhall").symlink_to(Path(sys.executable).with_name("longhall"))
+        (made / "systemd").symlink_to(SYSTEMD)
+        (self.prefix / "current").symlink_to(f"releases/{name}")
+        subprocess.run(
+            [self.root / "bin" / "systemctl", "restart", "longhall.service"],
+            env=self.env(), check=True, timeout=60,
+        )  # fmt: skip
+        subprocess.run(
+            [sys.executable, str(SYSTEMD / "wait-for-healthz"), "--timeout", "300",
+             f"http://127.0.0.1:{self.port}/healthz"],
+            check=True, timeout=600,
+        )  # fmt: skip
+        return f"releases/{name}"
 
     def current(self) -> str:
         return os.readlink(self.prefix / "current")
@@ -154,29 +187,41 @@ def pi(tmp_path: Path) -> Iterator[Pi]:
     made.stop()
 
 
-def test_update_failed_update_and_rollback_keep_the_store(
-    pi: Pi, release: Path, tmp_path: Path
+def test_an_update_switches_and_a_rollback_returns_with_the_store_kept(
+    pi: Pi, release: Path
 ) -> None:
-    first = pi.install("--update", str(release))
-    assert first.returncode == 0, first.stdout + first.stderr
-    assert "How long each step took" in first.stdout
-    a = pi.current()
-    assert pi.health()["status"] == "ok"
+    a = pi.seed()
     code, server = pi.table_code(), pi.pid()
-    # the units run the current release
-    unit = (pi.root / "etc" / "systemd" / "system" / "longhall.service").read_text()
-    assert f"ExecStart={pi.prefix}/current/.venv/bin/longhall serve --port {pi.port}" in unit
 
     # an update: a folder of its own, checked, switched to; the table restarted on it
-    newer = repack(release, tmp_path / "newer.tar", {})
-    update = pi.install("--update", str(newer))
+    update = pi.install("--update", str(release))
     assert update.returncode == 0, update.stdout + update.stderr
+    assert "How long each step took" in update.stdout
     b = pi.current()
     assert b != a and os.readlink(pi.prefix / "previous") == a
     assert "on a spare port with a copy of the store" in update.stdout  # checked, then switched
     assert pi.pid() != server and pi.health()["status"] == "ok"
     assert pi.table_code() == code
+    assert json.loads((pi.prefix / b / "release.json").read_text())["version"] == "0.1.0"
+    assert not (pi.prefix / b / "wheelhouse").exists()  # its wheels are kept in the prefix's
+    # the units run the current release
+    unit = (pi.root / "etc" / "systemd" / "system" / "longhall.service").read_text()
+    assert f"ExecStart={pi.prefix}/current/.venv/bin/longhall serve --port {pi.port}" in unit
     server = pi.pid()
+
+    # back to the release before: the store is where it was
+    back = pi.install("--rollback")
+    assert back.returncode == 0, back.stdout + back.stderr
+    assert pi.current() == a and os.readlink(pi.prefix / "previous") == b
+    assert pi.health()["status"] == "ok" and pi.pid() != server
+    assert pi.table_code() == code
+
+
+def test_a_broken_or_damaged_release_leaves_the_table_as_it_was(
+    pi: Pi, release: Path, tmp_path: Path
+) -> None:
+    a = pi.seed()
+    code, server = pi.table_code(), pi.pid()
 
     # a broken wheel: pip refuses it, nothing switches, the running table is not touched
     with tarfile.open(release) as tar:
@@ -186,8 +231,9 @@ def test_update_failed_update_and_rollback_keep_the_store(
     failed = pi.install("--update", str(broken))
     assert failed.returncode != 0
     assert "the table runs on as it was" in failed.stderr, failed.stderr[-2000:]
-    assert pi.current() == b and pi.pid() == server and pi.health()["status"] == "ok"
-    assert pi.releases() == sorted([Path(a).name, Path(b).name])  # nothing half made is left
+    assert pi.current() == a and pi.pid() == server and pi.health()["status"] == "ok"
+    assert pi.releases() == [Path(a).name]  # nothing half made is left
+    assert not list((pi.prefix / "releases").glob(".unpack-*"))
     assert pi.table_code() == code
 
     # a damaged file: its checksums say so before anything is unpacked into a release
@@ -199,22 +245,18 @@ def test_update_failed_update_and_rollback_keep_the_store(
     assert any(n.endswith("requirements.lock") for n in names)
     refused = pi.install("--update", str(damaged))
     assert refused.returncode == 2 and "is damaged" in refused.stderr
-    assert pi.current() == b and pi.pid() == server
-
-    # back to the release before: the store is where it was
-    back = pi.install("--rollback")
-    assert back.returncode == 0, back.stdout + back.stderr
-    assert pi.current() == a and os.readlink(pi.prefix / "previous") == b
-    assert pi.health()["status"] == "ok" and pi.pid() != server
-    assert pi.table_code() == code
-    assert json.loads((pi.prefix / a / "release.json").read_text())["version"] == "0.1.0"
+    assert pi.current() == a and pi.pid() == server
+    assert pi.releases() == [Path(a).name]
 
 
 def test_make_release_says_what_it_cannot_fetch(tmp_path: Path) -> None:
+    nowhere = tmp_path / "no-wheels"  # pip asks no index: an answer at once, with no network
+    nowhere.mkdir()
     done = subprocess.run(
         [sys.executable, str(SYSTEMD / "make-release"), "--out", str(tmp_path), "--target",
          "nonesuch_platform:3.11"],
         capture_output=True, text=True, timeout=600,
+        env={**os.environ, "PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(nowhere)},
     )  # fmt: skip
     assert done.returncode == 1
     assert "no wheels for nonesuch_platform:3.11" in done.stderr
