@@ -56,11 +56,11 @@ def watchdog_seconds(environ: Mapping[str, str] = os.environ) -> float | None:
 class Heartbeat:
     """WATCHDOG=1 every sixth of the timeout, each one only once the table's lock could be taken.
 
-    Each try waits half an interval for the lock, then the next one comes half an interval later:
-    the lock is asked for every half interval at the latest, and a lock let go is noticed within
-    that. The last heartbeat came at most one interval before the lock was taken, so systemd
-    restarts the server only when the lock is held for more than the timeout less one interval:
-    25 s under ``WatchdogSec=30`` (a heartbeat every 5 s). A lock held longer than that is stuck.
+    Each try waits half an interval for the lock; while it stays taken the next try starts at
+    once, so a lock let go is taken at that moment and the heartbeat sent. The last heartbeat came
+    at most one interval before the lock was taken, so systemd restarts the server only when the
+    lock is held for more than the timeout less one interval: 25 s under ``WatchdogSec=30`` (a
+    heartbeat every 5 s). A lock held longer than that is stuck.
     """
 
     def __init__(
@@ -104,7 +104,8 @@ class Heartbeat:
     def _run(self) -> None:
         wait = self.interval
         while not self.stopping.wait(wait):
-            wait = self.interval if self.beat() else self.interval / 2
+            # a failed try has waited half an interval for the lock already: ask again at once
+            wait = self.interval if self.beat() else 0.0
 
 
 def started(lock: Lock, environ: Mapping[str, str] = os.environ) -> Heartbeat | None:

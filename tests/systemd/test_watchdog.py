@@ -3,6 +3,7 @@ heartbeat while the table's lock is held (systemd then restarts the server)."""
 
 from __future__ import annotations
 
+import itertools
 import socket
 import threading
 from collections.abc import Iterator
@@ -83,25 +84,68 @@ def test_a_held_table_lock_stops_the_heartbeat() -> None:
     assert heartbeat.beat() and sent == ["WATCHDOG=1", "WATCHDOG=1"]
 
 
+class VirtualTime(threading.Event):
+    """The heartbeat's clock: its waits for the next beat and for the table's lock (held from
+    ``held_from`` for ``held_for`` seconds) move a virtual clock instead of taking time."""
+
+    def __init__(self, held_from: float, held_for: float, until: float) -> None:
+        super().__init__()
+        self.now = 0.0
+        self.held = (held_from, held_from + held_for)
+        self.until = until
+        self.beats = [0.0]  # READY=1 counts as the first sign of life
+        self.waits: list[float] = []
+
+    def wait(self, timeout: float | None = None) -> bool:  # the heartbeat's pause: stopping?
+        self.now += timeout or 0.0
+        return self.now >= self.until
+
+    def acquire(self, blocking: bool = True, timeout: float = -1) -> bool:
+        self.waits.append(timeout)
+        start, end = self.held
+        if not start <= self.now < end:
+            return True
+        if self.now + timeout >= end:  # let go while waited for: taken at that moment
+            self.now = end
+            return True
+        self.now += timeout
+        return False
+
+    def release(self) -> None:
+        pass
+
+    def send(self, message: str) -> bool:
+        self.beats.append(self.now)
+        return True
+
+    def longest_silence(self) -> float:
+        return max(later - earlier for earlier, later in itertools.pairwise(self.beats))
+
+
+def silences(held_for: float) -> list[float]:
+    """The longest time without a heartbeat under WatchdogSec=30, for a lock held ``held_for``
+    seconds from each moment of a heartbeat's cycle (every 0.1 s of the first 10 s)."""
+    found = []
+    for tenth in range(100):
+        clock = VirtualTime(held_from=tenth / 10, held_for=held_for, until=60.0)
+        heartbeat = Heartbeat(clock, timeout=30.0, send=clock.send)
+        heartbeat.stopping = clock
+        heartbeat._run()
+        found.append(clock.longest_silence())
+    return found
+
+
 def test_a_lock_held_up_to_25_of_30_seconds_never_costs_a_heartbeat_in_time() -> None:
-    class Lock:  # asked how long it may be waited for
-        def __init__(self) -> None:
-            self.waits: list[float] = []
-
-        def acquire(self, blocking: bool = True, timeout: float = -1) -> bool:
-            self.waits.append(timeout)
-            return False
-
-        def release(self) -> None:
-            raise AssertionError("never taken")
-
-    lock = Lock()
-    heartbeat = Heartbeat(lock, timeout=30.0, send=lambda message: True)
+    clock = VirtualTime(held_from=0.0, held_for=60.0, until=60.0)
+    heartbeat = Heartbeat(clock, timeout=30.0, send=clock.send)
     assert heartbeat.interval == 5.0  # a heartbeat every 5 s under WatchdogSec=30
-    assert not heartbeat.beat() and lock.waits == [2.5]  # each try waits half an interval
-    # the last heartbeat came at most one interval before the lock was taken; a lock let go is
-    # seen within half an interval: systemd restarts only a lock held for more than 25 s
+    assert not heartbeat.beat() and clock.waits == [2.5]  # each try waits half an interval
     assert heartbeat.tolerated() == 25.0
+    # whenever the lock is taken, one held for less than 25 s is let go, taken and a heartbeat
+    # sent before systemd's 30 s are up; held for longer, the server is restarted (at worst)
+    assert max(silences(24.9)) < 30.0
+    assert max(silences(25.1)) > 30.0
+    assert min(silences(29.9)) < 30.0 < max(silences(29.9))  # held from right after a beat
 
 
 def test_the_unit_keeps_a_watchdog(tmp_path: Path, prefix: Path) -> None:
