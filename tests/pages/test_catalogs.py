@@ -464,9 +464,10 @@ def test_each_game_s_words_live_in_its_own_catalog() -> None:
 
 
 # What belongs to one game and not to the hub (English; the other languages follow the same keys).
+# An SD card is the Pi's, not a game's.
 GAME_TERMS = re.compile(
-    r"\b(castles?|vikings?|cards?|plans?|amulets?|stones?|drakkars?|barrels?|chests?|missions?"
-    r"|favours?|fights?|sieges?|rounds?)\b",
+    r"\b(castles?|vikings?|(?<!SD )cards?|plans?|amulets?|stones?|drakkars?|barrels?|chests?"
+    r"|missions?|favours?|fights?|sieges?|rounds?)\b",
     re.IGNORECASE,
 )
 
