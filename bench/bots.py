@@ -166,6 +166,8 @@ def figures(
         "max_decision_s": round(max(times), 4),
         "mean_decision_cpu_s": round(sum(thinking_cpu) / len(thinking_cpu), 4),
         "max_decision_cpu_s": round(max(cpu), 4),
+        # what a Pi's share of a core stretches: wall time there is about CPU time / share
+        "p95_decision_cpu_s": round(sorted(thinking_cpu)[int(0.95 * (len(thinking_cpu) - 1))], 4),
     }
 
 
@@ -197,6 +199,7 @@ def merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
         "max_decision_s": max(p["max_decision_s"] for p in parts),
         "mean_decision_cpu_s": weighted("mean_decision_cpu_s"),
         "max_decision_cpu_s": max(p["max_decision_cpu_s"] for p in parts),
+        "p95_decision_cpu_s": max(p.get("p95_decision_cpu_s", 0.0) for p in parts),  # at most
         "seconds": round(sum(p["seconds"] for p in parts), 1),
         "engine_games_per_second": round(
             sum(p["engine_games_per_second"] for p in parts) / len(parts), 1

@@ -9,8 +9,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..appliance.board import board_model, core_share
 from ..games.registry import GAMES
-from .simulate import BOT_MODES, budget_from_env
+from ..games.search import set_scale
+from .simulate import BOT_MODES, PLAYOUTS_ENV, budget_from_env
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -110,9 +112,24 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def board_budget() -> float:
+    """Scale the expert bots' play-outs to the board this runs on (``appliance.board``), and say
+    so when it is a Raspberry Pi; return the share."""
+    model = board_model()
+    share = core_share(model)
+    set_scale(share)
+    if share < 1:
+        print(
+            f"{model}: the expert bots play {share:.0%} of their default play-outs"
+            f" (set {PLAYOUTS_ENV} to choose another number)",
+            flush=True,
+        )
+    return share
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    budget_from_env()  # the expert bots' budget, for simulate and serve alike
+    playouts = budget_from_env()  # the expert bots' budget, for simulate and serve alike
     if args.command == "simulate":
         from .simulate import run
 
@@ -126,6 +143,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         # CPU. The collector is back on once they are set aside (``LonghallServer.load``).
         gc.disable()
         from ..web.serve import serve
+
+        if playouts is None:  # the host's number wins over the board's
+            board_budget()
 
         settings = Settings(
             host=args.host,

@@ -53,17 +53,25 @@ def successive_halving(
 
 
 _budget: list[int] = []  # the host's setting, if any (see ``set_budget``)
+_scale: list[float] = [1.0]  # the board's share of each game's default (see ``set_scale``)
 
 
 def set_budget(playouts: int | None) -> None:
     """Set the expert bots' play-outs per decision for this process (None: each game's default).
 
-    ``longhall`` sets it from ``$LONGHALL_EXPERT_PLAYOUTS``: a slower Pi takes a smaller budget
-    (docs/performance.md). A number of play-outs, not seconds, so replays stay exact.
+    ``longhall`` sets it from ``$LONGHALL_EXPERT_PLAYOUTS``. A number of play-outs, not seconds,
+    so replays stay exact.
     """
     _budget[:] = [playouts] if playouts and playouts > 0 else []
 
 
+def set_scale(share: float) -> None:
+    """Give the expert bots ``share`` of each game's default play-outs (1: all of them): what a
+    slower board affords within the time a player waits for a bot (``appliance.board``)."""
+    _scale[0] = min(1.0, max(share, 0.0))
+
+
 def budget(default: int) -> int:
-    """The expert bots' play-outs per decision: the process's setting, else ``default``."""
-    return _budget[0] if _budget else default
+    """The expert bots' play-outs per decision: the process's setting, else ``default`` scaled
+    to the board."""
+    return _budget[0] if _budget else max(1, round(default * _scale[0]))

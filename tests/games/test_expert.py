@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from longhall.server.appliance.board import UNKNOWN_PI, board_model, core_share
 from longhall.server.cli import main
 from longhall.server.cli.simulate import budget_from_env, play_game
 from longhall.server.games.eketorp import SPEC as EKETORP
 from longhall.server.games.eketorp import expert as ek_expert
 from longhall.server.games.playout import playout
 from longhall.server.games.rng import Rng
+from longhall.server.games.search import set_scale
 from longhall.server.games.vikings_on_board import SPEC as VIKINGS
 from longhall.server.games.vikings_on_board import expert as vob_expert
 from longhall.server.table.gamedata import default_config
@@ -235,3 +238,33 @@ def test_the_vikings_playout_policy_is_the_greedy_bot() -> None:
 
         fast, _ = play_game(VIKINGS, config, seed, ["greedy"] * players, make)
         assert fast.to_dict() == greedy.to_dict()
+
+
+@pytest.mark.parametrize(
+    ("model", "share"),
+    [
+        (b"Raspberry Pi 4 Model B Rev 1.4\0", 0.25),
+        (b"Raspberry Pi 400 Rev 1.0\0", 0.25),
+        (b"Raspberry Pi Zero 2 W Rev 1.0\0", 0.12),
+        (b"Raspberry Pi 5 Model B Rev 1.0\0", 0.5),
+        (b"Raspberry Pi Model B Plus Rev 1.2\0", UNKNOWN_PI),  # a board the table does not know
+        (b"Hardkernel ODROID-C4\0", 1.0),  # not a Pi: no guess
+        (None, 1.0),  # no device tree at all (a laptop, CI)
+    ],
+)
+def test_a_pi_s_experts_play_its_share_of_their_play_outs(
+    tmp_path: Path, model: bytes | None, share: float
+) -> None:
+    # on a slower board a decision takes about as long as here: its share of the play-outs
+    tree = tmp_path / "model"
+    if model is not None:
+        tree.write_bytes(model)
+    assert core_share(board_model(tree)) == share
+    try:
+        set_scale(share)
+        assert ek_expert.ExpertBot(1).playouts == max(1, round(ek_expert.DEFAULT_PLAYOUTS * share))
+        assert budget_from_env({"LONGHALL_EXPERT_PLAYOUTS": "40"}) == 40  # the host's wins
+        assert vob_expert.ExpertBot(1).playouts == 40
+    finally:
+        set_scale(1.0)
+        budget_from_env({})
