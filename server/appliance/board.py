@@ -2,11 +2,11 @@
 default thinking it affords.
 
 An expert bot's budget is a number of play-outs, not seconds, so that a game replays exactly from
-its seed. Each game's default is what this project's benchmark machine plays within the time a
-player waits for a bot; a Raspberry Pi's core does a fraction of that machine's work
-(docs/performance.md, "Bots on a Pi"), so on a Pi the bots play that fraction of their default
-play-outs, and a decision takes about as long as it does there. ``$LONGHALL_EXPERT_PLAYOUTS``
-still overrides it.
+its seed. A Raspberry Pi's core does a fraction of the benchmark machine's work, so a decision
+takes longer there: at each game's default, 19 decisions in 20 take at most ``P95_HERE`` of that
+machine's CPU (docs/performance.md, "On a Pi's budget"). A board whose core cannot play that
+within ``WAIT`` gets the share of the default play-outs it can; a Pi 4 and faster play them all.
+``$LONGHALL_EXPERT_PLAYOUTS`` still overrides it.
 """
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ CORE_SHARE = (
 )
 # a board the table does not know, if it is a Raspberry Pi at all: the slowest that runs Longhall
 UNKNOWN_PI = 0.12
+WAIT = 2.0  # seconds a player waits for an expert bot, at most, in 19 decisions of 20
+P95_HERE = 0.33  # CPU seconds of that decision at the default, the slowest game (Vikings on Board)
 
 
 def board_model(path: Path = MODEL) -> str | None:
@@ -42,10 +44,16 @@ def board_model(path: Path = MODEL) -> str | None:
 
 
 def core_share(model: str | None) -> float:
-    """The expert bots' share of their default play-outs on ``model`` (1 off a Raspberry Pi)."""
+    """The share of the benchmark machine's core that ``model``'s core is (1 off a Raspberry
+    Pi: a machine Longhall knows nothing of is taken as fast)."""
     if model is None or not model.startswith("Raspberry Pi"):
         return 1.0
     for name, share in sorted(CORE_SHARE, key=lambda entry: -len(entry[0])):
         if model.startswith(name):
             return share
     return UNKNOWN_PI
+
+
+def expert_share(model: str | None) -> float:
+    """The share of their default play-outs the expert bots play on ``model``."""
+    return min(1.0, round(core_share(model) * WAIT / P95_HERE, 2))

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..appliance.board import board_model, core_share
+from ..appliance.board import board_model, expert_share
 from ..games.registry import GAMES
 from ..games.search import set_scale
 from .simulate import BOT_MODES, PLAYOUTS_ENV, budget_from_env
@@ -116,7 +116,7 @@ def board_budget() -> float:
     """Scale the expert bots' play-outs to the board this runs on (``appliance.board``), and say
     so when it is a Raspberry Pi; return the share."""
     model = board_model()
-    share = core_share(model)
+    share = expert_share(model)
     set_scale(share)
     if share < 1:
         print(
