@@ -28,7 +28,7 @@
 #   --keep-hostname          leave the host name as it is (the Pi answers at its own name.local)
 #   --no-kiosk | --kiosk     the server only (no table display on this Pi's screen), or both; the
 #                            default: the kiosk, except on a board with less than 1 GB (Zero 2 W)
-#   --expert-playouts N      the expert bots' play-outs per decision (auto: by the Pi's model)
+#   --expert-playouts N      the expert bots' play-outs per decision (auto: the server's, by the board)
 #   --keep-swap-file         keep swap on the SD card (default: swap in compressed memory, zram);
 #                            --swap-in-memory goes back to zram
 #   --prefix DIR             where Longhall is installed (default /opt/longhall)
@@ -81,7 +81,7 @@ RESOLUTION=auto    # the kiosk's screen mode (WxH), or auto
 NAME=longhall      # the host name (NAME.local); empty: leave the host name alone
 ROTATE=0           # the kiosk's rotation in degrees
 WATCHDOG=auto      # the hardware watchdog's seconds, off, or auto (15 on a Raspberry Pi)
-PLAYOUTS=auto      # the expert bots' play-outs per decision, or auto (by the Pi's model)
+PLAYOUTS=auto      # the expert bots' play-outs per decision, or auto (the server's, by the board)
 SWAP=zram          # zram, or card (keep the swap file on the SD card)
 # where the options and the server's files live; LONGHALL_ETC and LONGHALL_SYSROOT (a folder
 # standing for / where the system is read and, for an update, written) only for the tests
@@ -293,7 +293,7 @@ sys.exit("GPIO3" in load(Path(sys.argv[1])).pins() or "BOARD5" in load(Path(sys.
         || die "the power button needs GPIO3 (header pin 5), which the pin map $pins uses"
 fi
 
-# What the board is: its model (the expert bots' budget), its memory (the kiosk)
+# What the board is: its model, its memory (the kiosk)
 MODEL=$(tr -d '\0' 2>/dev/null <"$SYS/proc/device-tree/model" || true)
 MEMORY_KB=$(sed -n 's/^MemTotal: *\([0-9]*\) kB/\1/p' "$SYS/proc/meminfo" 2>/dev/null || true)
 MEMORY_KB=${MEMORY_KB:-0}
@@ -311,17 +311,10 @@ if [ "$KIOSK" = auto ]; then
 else
     KIOSK_ON=$KIOSK
 fi
+# auto: the server gives the expert bots the share of their budget this board affords
+# (server/appliance/board.py); a number is the host's own
 EXPERT=$PLAYOUTS
-if [ "$EXPERT" = auto ]; then
-    # bench/bots.py's measures, scaled by each board's cores (docs/pi-setup.md): the expert bot
-    # answers within a second or two; a Pi 5 (and any other machine) keeps the games' own budget
-    case "$MODEL" in
-        *"Zero 2"*) EXPERT=12 ;;
-        *"Raspberry Pi 3"* | *"Compute Module 3"*) EXPERT=16 ;;
-        *"Raspberry Pi 4"* | *"Compute Module 4"*) EXPERT=32 ;;  # the Pi 400 too
-        *) EXPERT="" ;;
-    esac
-fi
+[ "$EXPERT" = auto ] && EXPERT=""
 
 # The server's options beyond the port: the pin map, the hotspot's file and the address phones
 # use (with the hotspot on, phones are on its network, where the Pi is always 10.42.0.1).
