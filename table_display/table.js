@@ -155,29 +155,47 @@ function gameScreen() {
 // away is counted on the server's clock, whatever this screen's clock says.
 let clockOffset = 0;
 
-/** How long, in words, since ``since`` (seconds on the server's clock). */
-function awayFor(since) {
+// A phone that locks its screen or changes Wi-Fi is usually back within a few seconds: until then
+// the table says only that it is gone (everyone sees why the table waits), and counts the time
+// from here on, when it starts to mean that somebody should act ("gone for 0 seconds" said
+// nothing).
+const COUNT_FROM = 10; // seconds
+const AWAY_NOW = { "away.gone": "away.gone_now", "away.vacant": "away.vacant_now" };
+
+/** The words for a seat away since ``since`` (seconds on the server's clock): ``key`` alone at
+ * first, then with how long. */
+function awayWords(key, since) {
   const seconds = Math.max(0, Math.floor(Date.now() / 1000 + clockOffset - since));
-  return seconds < 60 ? t("away.seconds", { n: seconds }) : t("away.minutes", { n: Math.floor(seconds / 60) });
+  if (seconds < COUNT_FROM) return t(AWAY_NOW[key]);
+  const time = seconds < 60 ? t("away.seconds", { n: seconds }) : t("away.minutes", { n: Math.floor(seconds / 60) });
+  return t(key, { time });
 }
 
-/** Everyone at the table sees whose phone is gone, for how long, and the host's two ways out. */
+/** Everyone at the table sees whose phone is gone, for how long, and the host's two ways out; and
+ * for whom a bot plays for now (the host's sheet says so too). */
 function awayNotice() {
   clockOffset = msg.table.now - Date.now() / 1000;
-  const gone = msg.table.seats.filter((s) => s.kind === "human" && !s.connected && !s.bot);
-  if (!gone.length) return null;
+  const humans = msg.table.seats.filter((s) => s.kind === "human");
+  const gone = humans.filter((s) => !s.connected && !s.bot);
+  const standing = humans.filter((s) => s.bot);
+  const standIns = standing.length
+    ? h("p", { class: "standin-seats" }, standing.map((s) => h("span", { class: "standin-seat", "data-seat": s.seat },
+      seatBadge(s), t("away.standin"))))
+    : null;
+  if (!gone.length) return standIns && h("div", { class: "banner standin-banner", role: "status" }, standIns);
   return h("div", { class: "banner away-banner", role: "status" },
     h("p", {}, gone.map((s) => h("span", { class: "away-seat", "data-seat": s.seat },
       seatBadge(s),
       h("span", { class: "away-for", "data-since": s.away_since, "data-key": s.vacant ? "away.vacant" : "away.gone" },
-        t(s.vacant ? "away.vacant" : "away.gone", { time: awayFor(s.away_since) }))))),
+        awayWords(s.vacant ? "away.vacant" : "away.gone", s.away_since))))),
+    standIns,
     h("p", { class: "away-ways" }, t("away.ways_out", { host: (msg.table.seats[msg.table.host] || {}).name || "" })));
 }
 
 // the time away goes on between messages: count it on, without redrawing the board
 setInterval(() => {
   for (const el of document.querySelectorAll(".away-for")) {
-    el.textContent = t(el.dataset.key, { time: awayFor(Number(el.dataset.since)) });
+    el.textContent = awayWords(el.dataset.key, Number(el.dataset.since));
   }
 }, 1000);
 

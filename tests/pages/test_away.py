@@ -1,5 +1,5 @@
 """The table display tells everyone whose phone has gone, for how long, and the host's two ways
-out."""
+out; and, once a bot stands in, for whom it plays."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ def test_the_table_display_says_whose_phone_is_gone_and_for_how_long(
     context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="en")
     page = context.new_page()
     table = Watched(page, "table display")
+    page.clock.install()  # the page's clock, moved on below; it runs as usual until then
     page.goto(server.url + "/")
     assert host.command("start")["ok"]
     wait_until(page, "document.body.dataset.phase === 'planning'", timeout=SLOW)
@@ -43,19 +44,26 @@ def test_the_table_display_says_whose_phone_is_gone_and_for_how_long(
     carla.disconnect()  # Carla's phone goes, mid-planning
     wait_until(page, "document.querySelector('.away-banner') !== null", timeout=SLOW)
     banner = page.inner_text(".away-banner")
-    assert re.search(r"Carla: phone gone for \d+ (second|minute)", banner), banner
+    # at first only that the phone is gone: "gone for 0 seconds" said nothing
+    assert "Carla: phone gone\n" in banner + "\n" and "second" not in banner, banner
     # the host's two ways out, named as the host's phone names them
     assert "Anna, the host" in banner
     assert "Hand to a new phone" in banner and "Let a bot play for now" in banner
-    # the time away counts on between messages (none come while the table waits for Carla)
-    first = page.inner_text(".away-for")
+    # after a few seconds, how long; it counts on between messages (none come while the table
+    # waits for Carla)
     seen = len(table.messages)
-    wait_until(page, f"document.querySelector('.away-for').textContent !== {first!r}", SLOW)
+    page.clock.fast_forward(15_000)
+    counted = "/for \\d+ seconds/.test(document.querySelector('.away-for').textContent)"
+    wait_until(page, counted, SLOW)
+    assert re.search(r"Carla: phone gone for \d+ seconds", page.inner_text(".away-banner"))
     assert len(table.messages) == seen
 
-    # a bot standing in: the table no longer waits for the phone
+    # a bot standing in: the table no longer waits for the phone, and says for whom it plays
     assert host.command("botify", seat=1, bot="greedy")["ok"]
     wait_until(page, "document.querySelector('.away-banner') === null", timeout=SLOW)
+    assert "Carla: a bot plays for now" in page.inner_text(".standin-banner")
+    assert host.command("botify", seat=1, bot="")["ok"]  # Carla's seat is hers again
+    wait_until(page, "document.querySelector('.standin-banner') === null", timeout=SLOW)
     assert table.errors == []
     host.disconnect()
     context.close()
