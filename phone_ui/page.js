@@ -172,8 +172,17 @@ export function waitingFor(pub, key) {
   return waiting(t(key, { names }));
 }
 
-/** The final score: one card per player, best first, the total at the top, then every category
- * with its count and points, as the game's module lists them. Readable on a 360 px phone. */
+/** Why the finished game ended, in its module's words (the last game's board is still here). */
+function endReason(result, game) {
+  const g = msg && msg.game;
+  if (result.status !== "finished" || !game || !game.endReason || !g || g.public.phase !== "over") return null;
+  const why = game.endReason(g.public);
+  return why ? h("p", { class: "end-reason" }, why) : null;
+}
+
+/** The final score: why the game ended, then one card per player, best first, the total at the
+ * top, then every category with its count and points, as the game's module lists them. Readable
+ * on a 360 px phone. */
 export function finalScores(result) {
   if (!result.scores) return h("section", { class: "panel" }, h("h1", {}, t("score.abandoned")));
   const game = currentGame();
@@ -184,6 +193,7 @@ export function finalScores(result) {
   const order = result.scores.map((_, i) => i).sort((a, b) => (ahead(a, b) ? -1 : ahead(b, a) ? 1 : 0));
   return h("section", { class: "panel final" },
     h("h1", {}, result.status === "abandoned" ? t("score.abandoned") : t("score.title")),
+    endReason(result, game),
     result.winners.length ? h("p", { class: "winners" }, t("score.winners", { names: result.winners.map((w) => (result.seats[w] || {}).name).join(", ") })) : null,
     h("ol", { class: "score-cards" }, order.map((i) => {
       const score = result.scores[i];

@@ -117,9 +117,12 @@ export function url(address) {
 export function finalScores(result) {
   if (!result.scores) return h("section", { class: "panel final" }, h("h2", {}, t("score.abandoned")));
   const game = currentGame();
+  const over = result.status === "finished" && msg.game && msg.game.public.phase === "over" ? msg.game.public : null;
+  const why = over && game && game.endReason ? game.endReason(over) : null;
   return h("section", { class: "panel final" },
     h("div", { class: "final-head" },
       h("h2", {}, result.status === "abandoned" ? t("score.abandoned") : t("score.title")),
+      why ? h("p", { class: "end-reason" }, why) : null,
       result.winners.length ? h("p", { class: "winners" }, icon("star"), " ", t("score.winners", { names: result.winners.map((w) => (result.seats[w] || {}).name).join(", ") })) : null),
     game ? game.scoreTable(result) : null);
 }

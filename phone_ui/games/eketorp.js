@@ -4,7 +4,7 @@
 
 import { errorText, h, icon, seatBadge, t } from "/static/common.js";
 import {
-  FIELDS, SIDES, SIDE_SITES, STONES, STONE_VALUE, errorWords, logLine, placeName, stoneChip, stoneCounts,
+  FIELDS, SIDES, SIDE_SITES, STONES, STONE_VALUE, endReason, errorWords, logLine, placeName, stoneChip, stoneCounts,
 } from "/static/games/eketorp.js";
 import {
   act, actionButton, caughtUp, finalScores, legalHas, me, msg, name, online, openSheet, present, render,
@@ -672,6 +672,8 @@ export default {
   scoreRows,
   errorWords,
   logWords: (event) => logLine(event, seats()),
+  /** Why the game ended (R6.4), under the final score. */
+  endReason: (pub) => endReason(pub.result, seats()),
   lobbyOptions,
   /** A new state: a stone placed elsewhere (or by the host) is no longer picked. */
   onState() {

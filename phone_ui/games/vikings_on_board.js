@@ -5,7 +5,7 @@
 
 import { h, icon, t } from "/static/common.js";
 import {
-  GOODS, HULL_MAX, chestChip, chestWords, colourLabel, colourName, countWords, drakkarNo, errorWords, findPiece,
+  GOODS, HULL_MAX, chestChip, chestWords, colourLabel, colourName, countWords, drakkarNo, endReason, errorWords, findPiece,
   logLine, pieceWords, sailingShown, whyNot,
 } from "/static/games/vikings_on_board.js";
 import {
@@ -381,6 +381,8 @@ export default {
   logWords: (event) => logLine(event, msg.game.public, name),
   scoreRows,
   errorWords,
+  /** Why the game ended (V5.1), under the final score. */
+  endReason: (pub) => endReason(pub.result),
   /** A new screen (the phase changed): no chest picked from an earlier draw. */
   newScreen() {
     local.kind = null;

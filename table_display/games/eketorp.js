@@ -4,7 +4,7 @@
 
 import { h, icon, seatBadge, t } from "/static/common.js";
 import {
-  FIELDS, SIDES, SIDE_SITES, STATIONS, STONES, errorWords, logLine, placeName, stoneChip,
+  FIELDS, SIDES, SIDE_SITES, STATIONS, STONES, endReason, errorWords, logLine, placeName, stoneChip,
 } from "/static/games/eketorp.js";
 import { fingerprintMark, msg, name, pieces, seats, token, url, vikingsOn } from "../page.js";
 
@@ -69,22 +69,12 @@ function finalScreen(pub, result) {
   return gameScreen(pub, result);
 }
 
-/** Why the game ended, in words: the castles that reached the target, or the last card. */
-export function endReason(reason) {
-  if (!reason) return null;
-  if (reason.reason === "complete") {
-    const castles = reason.castles.map((c) => t("end.castle", { name: name(c.seat), stones: c.stones })).join(", ");
-    return t("end.complete", { castles });
-  }
-  return t("end.rounds", { round: reason.round });
-}
-
 function endPanel(pub, result) {
   const order = result.scores.map((_, i) => i).sort((a, b) => result.scores[b].total - result.scores[a].total);
   const winners = new Set(result.winners);
   return h("section", { class: "panel phase-panel final-panel" },
     h("h2", {}, t("score.title")),
-    h("p", { class: "big-text end-reason" }, endReason(pub.result)),
+    h("p", { class: "big-text end-reason" }, endReason(pub.result, seats())),
     // the winners first, with a star (equal totals share the win, D10)
     h("ol", { class: "scores ranking" }, order.map((i) => h("li", { class: winners.has(i) ? "winner" : "", "data-seat": i },
       winners.has(i) ? icon("star", t("score.winners", { names: (result.seats[i] || {}).name || "" })) : null,

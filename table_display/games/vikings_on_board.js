@@ -5,7 +5,7 @@
 
 import { h, icon, seatBadge, t } from "/static/common.js";
 import {
-  GOODS, HULL_MAX, chestChip, colourLabel as labelOf, colourMark, colourName, countWords, drakkarNo, errorWords,
+  GOODS, HULL_MAX, chestChip, colourLabel as labelOf, colourMark, colourName, countWords, drakkarNo, endReason, errorWords,
   findPiece, logLine, pieceWords, sailingShown,
 } from "/static/games/vikings_on_board.js";
 import { msg, name, token, url } from "../page.js";
@@ -233,4 +233,7 @@ function scoreTable(result) {
     h("p", { class: "muted" }, t("vob.score.tie_break")));
 }
 
-export default { id: "vikings_on_board", screen: gameScreen, scoreTable, errorWords, logWords: (event) => line(event, msg.game.public) };
+export default {
+  id: "vikings_on_board", screen: gameScreen, scoreTable, errorWords, logWords: (event) => line(event, msg.game.public),
+  endReason: (pub) => endReason(pub.result),
+};

@@ -159,8 +159,8 @@ class Phone:
         )
 
     def message(self) -> dict[str, Any]:
-        game = None
-        if self.st is not None and self.status == "playing":
+        game = None  # the last game's board stays after it, as the server keeps it
+        if self.st is not None and (self.status == "playing" or self.st.phase == "over"):
             game = json.loads(json.dumps(SPEC.view(self.st, self.seat)))
         return {
             "seq": self.seq,

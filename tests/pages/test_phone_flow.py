@@ -41,7 +41,9 @@ pytestmark = pytest.mark.slow
 # -- 1. the final score -------------------------------------------------------------------------
 
 
-def test_the_final_score_reads_on_a_360px_phone(browser: Any, server: ServerProcess) -> None:
+def test_the_final_score_says_why_and_reads_on_a_360px_phone(
+    browser: Any, server: ServerProcess
+) -> None:
     st = play_out(new_game(4, seed=3), seed=4)
     scores = st.scores()
     phone = Phone(browser, server, st, status="over")
@@ -50,12 +52,22 @@ def test_the_final_score_reads_on_a_360px_phone(browser: Any, server: ServerProc
         "winners": st.winners(),
         "seats": phone.table()["seats"],
         "status": "finished",
+        "game": "eketorp",
     }
     phone.push()
     page = phone.page
     page.wait_for_selector(".score-card")
     screenshot(page, "phone-final-360")
     no_wider_than_the_phone(page)
+    # why the game ended, as the table display says it (R6.4)
+    assert st.result is not None
+    if st.result["reason"] == "complete":
+        castle = st.result["castles"][0]
+        name = phone.table()["seats"][castle["seat"]]["name"]
+        why = f"{name}\u2019s castle holds {castle['stones']} stones"
+    else:
+        why = f"The last material card was played: the game ends after round {st.round}."
+    assert why in page.inner_text(".final .end-reason")
     cards = page.query_selector_all(".score-card")
     assert len(cards) == 4
     totals = [int(c.get_attribute("data-seat") or -1) for c in cards]

@@ -226,6 +226,10 @@ def test_a_whole_two_player_game_with_two_phones(browser: Any, server: ServerPro
     screenshot(phones[0].page, "vob-phone-final")
     final = table.page.inner_text(".final")
     assert "Barrels won" in final and "Chests" in final
+    # why the game ended (V5.1), on the table display and on every phone, in its language
+    assert "The 7th drakkar has sailed" in table.page.inner_text(".final .end-reason")
+    assert "The 7th drakkar has sailed" in phones[0].page.inner_text(".final .end-reason")
+    assert "Le 7e drakkar est parti" in phones[1].page.inner_text(".final .end-reason")
     # the shields are lifted: every player's barrels won count in the public scores
     for phone in phones:
         assert check_secrecy(phone, phones.index(phone)) > 50

@@ -64,6 +64,17 @@ export function placeName(place, seats) {
   return t("place.siege", { side: t(`side.${parts[2]}`), name });
 }
 
+/** Why the game ended, in words (R6.4): the castles that reached the target, or the last card. */
+export function endReason(result, seats) {
+  if (!result) return null;
+  if (result.reason === "complete") {
+    const who = (seat) => (seats[seat] ? `${seats[seat].symbol} ${seats[seat].name}` : "?");
+    const castles = result.castles.map((c) => t("end.castle", { name: who(c.seat), stones: c.stones })).join(", ");
+    return t("end.complete", { castles });
+  }
+  return t("end.rounds", { round: result.round });
+}
+
 /** One event of the game's log, in words. */
 export function logLine(event, seats) {
   const who = (seat) => (seats[seat] ? `${seats[seat].symbol} ${seats[seat].name}` : "?");

@@ -176,6 +176,11 @@ export function logLine(event, pub, who) {
 }
 
 /** Vikings on Board's words inside an error's parameters, translated (a building, goods). */
+/** Why the game ended, in words: the 7th drakkar sailed (V5.1). */
+export function endReason(result) {
+  return result && result.reason === "seventh_drakkar" ? t("vob.score.end_reason") : null;
+}
+
 export function errorWords(params) {
   if (typeof params.building === "string") params.building = t(`vob.building.${params.building}`);
   if (GOODS.includes(params.goods)) params.goods = t(`vob.goods.${params.goods}`);
