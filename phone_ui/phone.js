@@ -363,11 +363,19 @@ function lobbyScreen() {
       ...tableLanguage(),
       ...doorControls(),
       h("button", { class: "primary wide", id: "start", disabled: !ready || ui.pending, onclick: () => send("start") },
-        table.status === "over" ? t("host.rematch") : t("host.start")),
+        startLabel(table)),
       ready ? null : h("p", { class: "muted" }, t("host.need_players", { game: t(`games.${table.game}`), min: table.min_players, max: table.max_players }))));
     parts.push(historyPanel());
   }
   return parts;
+}
+
+/** What the start button does: after a game, a rematch of it, or the other game chosen since,
+ * with the same seats. */
+function startLabel(table) {
+  if (table.status !== "over") return t("host.start");
+  const last = table.result && table.result.game;
+  return !last || last === table.game ? t("host.rematch") : t("host.start_other", { game: t(`games.${table.game}`) });
 }
 
 /** The chosen game's own lobby options, drawn by its module (loaded for them, redrawn once here). */

@@ -87,6 +87,24 @@ def test_the_final_score_says_why_and_reads_on_a_360px_phone(
                 assert count.startswith(f"{part['count']} {TIMES}"), (category, count)
             box = row.bounding_box()
             assert box["x"] + box["width"] <= 360
+
+    # the host's start button says what it does: a rematch, or the game chosen since
+    assert page.inner_text("#start") == "Rematch with these seats"
+    eketorp_table = phone.table
+
+    def another_game_chosen() -> dict[str, Any]:
+        table = eketorp_table()
+        table["game"], table["games"] = "vikings_on_board", ["eketorp", "vikings_on_board"]
+        table["lobby_games"]["vikings_on_board"] = {
+            **table["lobby_games"]["eketorp"],
+            **{"min_players": 2, "max_players": 4, "options": []},
+        }
+        return table
+
+    phone.table = another_game_chosen  # type: ignore[method-assign]
+    phone.push()
+    wait_until(page, "document.querySelector('#start').textContent.includes('Vikings on Board')")
+    assert page.inner_text("#start") == "Start Vikings on Board with these seats"
     phone.no_errors()
 
 
