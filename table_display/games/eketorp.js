@@ -168,7 +168,8 @@ function castlePanel(pub, s, seat) {
     h("footer", { class: "stats" },
       h("span", { title: t("hand.amulets") }, icon("amulet", t("hand.amulets")), " ", s.amulets),
       h("span", { title: t("table.cards_in_hand") }, icon("cards", t("table.cards_in_hand")), " ", s.hand),
-      h("span", { title: t("table.vikings_home") }, icon("viking", t("table.vikings_home")), " ", s.home),
+      // at home: in the castle, as on the board; its defenders stand there too once revealed (R3.1)
+      h("span", { title: t("table.vikings_home") }, icon("viking", t("table.vikings_home")), " ", s.home + (defenders[seat] || 0)),
       s.carry.length ? h("span", { class: "carry", title: t("table.carrying") }, stonesIn(s.carry)) : null,
       defenders.some(Boolean) ? h("span", { class: "defenders", title: t("table.defenders") }, icon("shield", t("table.defenders")), vikingsOn(defenders, 3)) : null,
       s.beside.length ? h("span", { class: "beside" }, t("table.beside"), " ", stonesIn(s.beside)) : null,

@@ -173,3 +173,26 @@ def test_a_crowded_table_fits_both_screens_in_every_language(
         table.close()
     ARTIFACTS.mkdir(exist_ok=True)
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems[:60])
+
+
+def test_the_vikings_at_home_count_the_castles_defenders(
+    browser: Any, server: ServerProcess
+) -> None:
+    """After the reveal every viking stands on the board (R3.1): the castle's defenders are the
+    vikings at home, beside the defenders' mark, and not "at home 0"."""
+    st = new_game(3)
+    plan(st, {0: {"A": 2}, 1: {"A": 2}})  # a fight over A; the rest defend their castles
+    table = TableDisplay(browser, server)
+    table.show(st)
+    for seat in range(3):
+        defenders = st.board[R.castle_field(seat)][seat]
+        assert defenders and st.home[seat] == 0
+        castle = f".castle[data-seat='{seat}']"
+        at_home = table.page.inner_text(f"{castle} .stats [title='Vikings at home']")
+        assert at_home.strip() == str(defenders), (seat, at_home)
+        assert len(table.page.query_selector_all(f"{castle} .defenders .viking-token")) in (
+            1,  # one token with its count beside it
+            defenders,
+        )
+    assert table.watched.errors == []
+    table.close()
