@@ -100,7 +100,8 @@ function reckonPanel(pub) {
   }
   if (shown.paid && shown.ranking.length) {
     const log = pub.log;
-    const start = log.findLastIndex((e) => e.e === "sail");
+    let start = log.length - 1; // the last sailing's start (findLastIndex is newer than iOS 15)
+    while (start >= 0 && log[start].e !== "sail") start--;
     const won = log.slice(start + 1).find((e) => e.e === "bet_won");
     lines.push(won
       ? t("vob.table.bet_won", { name: name(won.seat), colour: colourName(won.colour) })
