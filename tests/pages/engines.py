@@ -55,6 +55,34 @@ if (!window.__engineErrors) {
 }
 """
 
+# The language menu's look, as the engine draws it: its own (appearance none: a native menu is white
+# in WebKit, nearly unreadable on the dark page), dark, and the contrast of its words (WCAG's
+# formula), in any engine.
+LANGUAGE_MENU = """(() => {
+  const style = getComputedStyle(document.querySelector("select.lang-switch"));
+  const light = (colour) => {
+    const [r, g, b] = colour.match(/[\\d.]+/g).slice(0, 3).map((v) => {
+      const c = Number(v) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [ink, ground] = [light(style.color), light(style.backgroundColor)];
+  const look = (name) => style.getPropertyValue(name);
+  return {
+    appearance: look("-webkit-appearance") || look("appearance"),
+    background: ground,
+    contrast: (Math.max(ink, ground) + 0.05) / (Math.min(ink, ground) + 0.05),
+  };
+})()"""
+
+
+def readable_menu(look: dict[str, Any]) -> bool:
+    """The language menu has its own dark look with words one reads (WCAG AA: 4.5)."""
+    own, dark, readable = look["appearance"] == "none", look["background"] < 0.1, look["contrast"]
+    return bool(own and dark and readable >= 4.5)
+
+
 # Firefox's preferences for a test profile: nothing fetched from outside (the machine has no
 # network but the package registries), no first-run pages, the phone's language.
 FIREFOX_PREFS = {

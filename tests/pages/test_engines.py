@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from ..support import Phone, ServerProcess
-from .engines import Engine, Firefox, WebKit, missing, wait_for
+from .engines import LANGUAGE_MENU, Engine, Firefox, WebKit, missing, readable_menu, wait_for
 
 pytestmark = pytest.mark.slow
 
@@ -54,6 +54,8 @@ def play_each_game(engine: Engine, server: ServerProcess) -> None:
     wait_for(engine, "document.querySelector('#name') !== null", SLOW)
     agent = engine.evaluate("navigator.userAgent")  # the engine it says it is, not a Chromium
     assert "Chrome" not in agent and ("Firefox/" in agent or "AppleWebKit" in agent), agent
+    look = engine.evaluate(LANGUAGE_MENU)
+    assert readable_menu(look), f"{engine.name}: the language menu: {look}"
     engine.type("#name", "Bram")
     engine.tap("#join")
     wait_for(engine, "document.querySelectorAll('.seat-row').length === 3", SLOW)

@@ -9,6 +9,7 @@ import pytest
 
 from ..support import ServerProcess
 from .conftest import PHONE, Watched, tap_until, wait_until
+from .engines import LANGUAGE_MENU, readable_menu
 from .test_game import open_phone
 
 pytestmark = pytest.mark.slow
@@ -35,6 +36,10 @@ def test_typing_a_name_survives_other_players_sitting_down(
     typist.page.tap("#join")
     wait_until(typist.page, "document.querySelectorAll('.seat-row').length === 2")
     assert "Frida" in typist.text()
+    # the language menu reads on the dark page, on the phone and on the table display
+    for page in (typist.page, table.page):
+        look = page.evaluate(LANGUAGE_MENU)
+        assert readable_menu(look), look
     assert typist.errors == [] and table.errors == []
 
 
