@@ -61,7 +61,8 @@ export function openSheet(kind) {
 // -- the game modules ----------------------------------------------------------------------------
 // One module per game (phone_ui/games/<id>.js), loaded the first time the table plays it. Its
 // default export is the game's screens: {id, bar, screen, atHand, sheet, scoreRows, ...}; optional
-// ``finalWords()`` adds panels below the final score (how a tie was settled, say).
+// ``finalWords()`` adds panels below the final score (how a tie was settled, say), optional
+// ``endReason(public view)`` says why the game ended, under the final score's title.
 
 const loader = gameLoader(new URL("./games/", import.meta.url).href, () => render());
 
