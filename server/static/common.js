@@ -218,15 +218,28 @@ export function show(container, children) {
 }
 
 function morphChildren(old, fresh) {
-  const wanted = Array.from(fresh.childNodes);
-  wanted.forEach((node, i) => {
-    const there = old.childNodes[i];
-    if (!there) old.appendChild(node);
-    else if (!same(there, node)) old.replaceChild(node, there);
-    else if (node.nodeType === Node.ELEMENT_NODE) morph(there, node);
-    else if (there.data !== node.data) there.data = node.data;
-  });
-  while (old.childNodes.length > wanted.length) old.removeChild(old.lastChild);
+  let there = old.firstChild;
+  let node = fresh.firstChild;
+  while (node) {
+    const next = node.nextSibling; // before ``node`` moves out of ``fresh``
+    if (!there) {
+      old.appendChild(node);
+    } else if (!same(there, node)) {
+      const after = there.nextSibling;
+      old.replaceChild(node, there);
+      there = after;
+    } else {
+      if (node.nodeType === Node.ELEMENT_NODE) morph(there, node);
+      else if (there.data !== node.data) there.data = node.data;
+      there = there.nextSibling;
+    }
+    node = next;
+  }
+  while (there) {
+    const after = there.nextSibling;
+    old.removeChild(there);
+    there = after;
+  }
 }
 
 /** Whether ``there`` can become ``node`` in place: the same kind of node, the same tag and id. */
@@ -236,11 +249,14 @@ function same(there, node) {
 }
 
 function morph(old, fresh) {
-  for (const { name } of Array.from(old.attributes)) {
-    if (!fresh.hasAttribute(name)) old.removeAttribute(name);
+  const had = old.attributes;
+  for (let i = had.length - 1; i >= 0; i--) {
+    if (!fresh.hasAttribute(had[i].name)) old.removeAttribute(had[i].name);
   }
+  const wanted = fresh.attributes;
   let valueChanged = false;
-  for (const { name, value } of Array.from(fresh.attributes)) {
+  for (let i = 0; i < wanted.length; i++) {
+    const { name, value } = wanted[i];
     if (old.getAttribute(name) === value) continue;
     old.setAttribute(name, value);
     if (name === "value" || name === "checked") valueChanged = true;
@@ -248,9 +264,10 @@ function morph(old, fresh) {
   // a field the page set anew takes that value; one it left alone keeps what is typed in it
   if (valueChanged && "value" in fresh) old.value = fresh.value;
   if (valueChanged && "checked" in fresh) old.checked = fresh.checked;
-  old.__on = fresh.__on;
-  for (const type of Object.keys(fresh.__on || {})) old.addEventListener(type, dispatch);
-  morphChildren(old, fresh);
+  const on = fresh.__on;
+  old.__on = on;
+  if (on) for (const type in on) old.addEventListener(type, dispatch);
+  if (old.firstChild || fresh.firstChild) morphChildren(old, fresh);
   if (old.tagName === "SELECT" && old.value !== fresh.value) old.value = fresh.value;
 }
 
