@@ -7,7 +7,7 @@
 import { h, icon, t } from "/static/common.js";
 import {
   ATTACK_POINTS, CARDS, RESOURCES, attackWords, bonusName, breakdownSum, buildingName, cardName, cardOf,
-  endMark, errorWords, favourWhy, hallLabel, kindName, logLine, numbersWords, phaseName, productionWords, resourceName,
+  endMark, endReason, errorWords, favourWhy, hallLabel, kindName, logLine, numbersWords, phaseName, productionWords, resourceName,
   amountOf, tiebreakWords,
 } from "/static/games/vikings_gone_wild.js";
 import {
@@ -667,6 +667,7 @@ export default {
   sheet,
   scoreRows,
   finalWords,
+  endReason,
   errorWords,
   logWords: (event) => logLine(event, msg.game.public, name),
   lobbyOptions,

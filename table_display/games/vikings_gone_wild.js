@@ -7,7 +7,7 @@
 
 import { h, icon, seatBadge, t } from "/static/common.js";
 import {
-  ATTACK_POINTS, CARDS, attackWords, bonusName, breakdownSum, buildingName, endMark, errorWords, favourWhy,
+  ATTACK_POINTS, CARDS, attackWords, bonusName, breakdownSum, buildingName, endMark, endReason, errorWords, favourWhy,
   hallLabel, kindName, logLine, numbersWords, phaseName, productionWords, amountOf, tiebreakWords,
 } from "/static/games/vikings_gone_wild.js";
 import { fingerprintMark, msg, name, seats, token, url } from "../page.js";
@@ -177,6 +177,6 @@ function lobbyFacts(table) {
 }
 
 export default {
-  id: "vikings_gone_wild", screen: gameScreen, scoreTable, errorWords, lobbyFacts,
+  id: "vikings_gone_wild", screen: gameScreen, scoreTable, errorWords, lobbyFacts, endReason,
   logWords: (event) => logLine(event, msg.game.public, name),
 };

@@ -2,7 +2,7 @@
 show it: who holds the first player token, then passes it left (W1.5, W2.8); a player whose
 produce no Reserve can take is told it is lost (W2.5, D9); a tie settled by the tie-break is
 explained on the table display and the phones, and the tied player who lost it is never
-ranked "1." beside the winner (W9.6, D17)."""
+ranked "1." beside the winner (W9.6, D17); both say why the game ended (W9.3)."""
 
 from __future__ import annotations
 
@@ -125,6 +125,9 @@ def test_the_token_lost_produce_and_a_settled_tie_are_told(
         seat: anna.page.inner_text(f".score-card[data-seat='{seat}'] .rank") for seat in (0, 1)
     }
     assert ranks == {BOB: "1.", ANNA: "2."}  # equal points, but the tie was settled
+    why = "A player reached the end mark of 40 VP: that turn was played to its end"
+    for watched in (anna, table):  # why the game ended (W9.3)
+        assert watched.page.inner_text(".end-reason").startswith(why), watched.name
     told = anna.page.inner_text(".vgw-tiebreak-result")
     on_table = table.page.inner_text(".final")
     for page_text in (told, on_table):  # the phone names a player with their symbol

@@ -40,6 +40,9 @@ export function buildingName(pub, seat, b) {
   return x ? kindName(x.kind) : "?";
 }
 
+/** Why the game ended (W9.3, W9.4): the end mark reached, that turn played out, the bonus cards. */
+export const endReason = (pub) => t("vgw.final.end_mark", { mark: pub.end_mark });
+
 /** A town hall's level as a label that never breaks in two ("Town hall level 3"). */
 export const hallLabel = (level) => h("span", { class: "vgw-hall-name" }, t("vgw.village.hall", { level }));
 
