@@ -195,13 +195,13 @@ function draw() {
     if (game && game.newScreen) game.newScreen();
   }
   const parts = [header()];
-  const main = h("main", { class: "screen" });
-  if (fatal) main.append(fatalScreen());
-  else if (!msg) main.append(h("p", { class: "muted center" }, t("conn.connecting")));
-  else if (!msg.you) main.append(joinScreen());
-  else if (msg.table.status === "playing" && msg.game) main.append(...gameScreen());
-  else main.append(...lobbyScreen());
-  parts.push(main);
+  let screenParts; // a screen's parts may hold nulls: what it does not show now
+  if (fatal) screenParts = fatalScreen();
+  else if (!msg) screenParts = h("p", { class: "muted center" }, t("conn.connecting"));
+  else if (!msg.you) screenParts = joinScreen();
+  else if (msg.table.status === "playing" && msg.game) screenParts = gameScreen();
+  else screenParts = lobbyScreen();
+  parts.push(h("main", { class: "screen" }, screenParts));
   const game = msg && msg.you && msg.table.status === "playing" && msg.game ? currentGame() : null;
   if (game && game.atHand) parts.push(game.atHand(msg.game));
   if (ui.sheet) parts.push(sheet());

@@ -73,6 +73,7 @@ def test_the_token_lost_produce_and_a_settled_tie_are_told(
     next_(bob, 2)  # production, draw
     at(table, version(bob))
     at(anna, version(bob))
+    assert "null" not in anna.page.inner_text("main")  # no missing panel shown as a word
     assert table.page.get_attribute(".vgw-village .vgw-first", "data-first") == str(BOB)
     assert anna.page.inner_text(".vgw-first").endswith("Bob holds the first player token")
 
