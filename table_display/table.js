@@ -199,5 +199,15 @@ setInterval(() => {
   }
 }, 1000);
 
-setRenderer(draw);
+// Messages often come several to a frame (a move, its patch, the next phase): the screen is drawn
+// once per frame, with the latest of them, not once per message.
+let drawAsked = false;
+setRenderer(() => {
+  if (drawAsked) return;
+  drawAsked = true;
+  requestAnimationFrame(() => {
+    drawAsked = false;
+    draw();
+  });
+});
 boot();
