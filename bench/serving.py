@@ -56,6 +56,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.cpugroup import CpuGroup
 from bench.engine import machine
 from longhall.server.store.store import Entry, Store
 from tests.support import Phone, ServerProcess, free_port
@@ -75,6 +76,7 @@ WORK = Path("/tmp/peer-bgio")  # where run.sh installs the peer
 CLIENTS = ROOT / "bench" / "serving_clients.js"
 COMMAND_GAP = 0.002  # seconds between one command's commit and the next's, about, in a run
 PATCH_JS = ROOT / "server" / "static" / "patch.js"
+QUOTA: list[CpuGroup] = []  # the servers' share of a core, when --quota asks for one
 FIGURES = (
     "p50_ms",
     "p99_ms",
@@ -135,6 +137,8 @@ def _run_peer(iters: int, spectators: int) -> dict[str, Any]:
             if time.monotonic() > deadline or server.poll() is not None:
                 raise RuntimeError("the boardgame.io server did not start")
             time.sleep(0.05)
+        for group in QUOTA:  # the server only: the clients keep the whole machine
+            group.add(server.pid)
         result = clients("bgio", port, iters, spectators, server.pid)
         result["peak_mb"] = peak_mb(server.pid)
         return dict(result)
@@ -211,6 +215,8 @@ def run_longhall(
         tokens.write_text(json.dumps(seat_everyone(server)))
         assert server.proc is not None
         pid = server.proc.pid
+        for group in QUOTA:
+            group.add(pid)
         switches = context_switches(pid)
         result = clients("longhall", server.port, iters, spectators, pid, str(tokens))
         # over the whole run of the clients (connecting and warming up included)
@@ -262,8 +268,21 @@ def main() -> None:
     parser.add_argument(
         "--compare", type=Path, help="another checkout of Longhall to run in the same runs"
     )
+    parser.add_argument(
+        "--quota", type=int, help="each server held to this percent of one core (12: a Zero 2 W)"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.quota:
+        QUOTA.append(CpuGroup(args.quota))
+    try:
+        run_all(args)
+    finally:
+        for group in QUOTA:
+            group.remove()
+
+
+def run_all(args: argparse.Namespace) -> None:
     prepare_peer()
     load_before = os.getloadavg()  # the machine's load says how far the figures can be trusted
     rows: list[tuple[dict[str, Any], dict[str, Any]]] = []

@@ -37,10 +37,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from serving import WORK, prepare_peer
-
+from bench.cpugroup import CpuGroup
+from bench.serving import WORK, prepare_peer
 from longhall.server.config import Settings
 from longhall.server.table.connections import Identity
 from longhall.server.table.service import Table
@@ -111,31 +110,6 @@ def build_store(where: Path, finished: int = 20) -> None:
         phone.disconnect()
     finally:
         lh.stop()
-
-
-class CpuGroup:
-    """A CPU cgroup holding a process to ``percent`` of one core (v1 or v2)."""
-
-    def __init__(self, percent: int) -> None:
-        v1 = Path("/sys/fs/cgroup/cpu")
-        name = f"longhall-start-{os.getpid()}-{percent}"
-        quota = percent * 1000 if percent < 100 else -1
-        if (v1 / "cpu.cfs_quota_us").exists():
-            self.path = v1 / name
-            self.path.mkdir(exist_ok=True)
-            (self.path / "cpu.cfs_period_us").write_text("100000")
-            (self.path / "cpu.cfs_quota_us").write_text(str(quota))
-        else:
-            self.path = Path("/sys/fs/cgroup") / name
-            self.path.mkdir(exist_ok=True)
-            (self.path / "cpu.max").write_text(f"{quota if quota > 0 else 'max'} 100000")
-
-    def enter(self) -> None:
-        """Move the calling process in: run in the child before it executes the server."""
-        (self.path / "cgroup.procs").write_text(str(os.getpid()))
-
-    def remove(self) -> None:
-        self.path.rmdir()
 
 
 def cpu_seconds(pid: int) -> float:
