@@ -272,17 +272,29 @@ class Phone:
         return ack
 
 
+class Refused(Exception):
+    """The server refused a connection: its status line, or its ``connect_error``."""
+
+
 class RawWebSocket:
     """An Engine.IO WebSocket over a bare TCP socket, as any program on the network could open one
     (simple-websocket's client leaves a message that comes with the handshake unread until the
     next one arrives). ``receive_buffer`` shrinks the socket's receive buffer: a screen that stops
     reading then fills the server's side quickly."""
 
-    def __init__(self, port: int, receive_buffer: int | None = None, timeout: float = 60) -> None:
+    def __init__(
+        self,
+        port: int,
+        receive_buffer: int | None = None,
+        timeout: float = 60,
+        source: str | None = None,
+    ) -> None:
         self.sock = socket.socket()
         if receive_buffer is not None:
             self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
         self.sock.settimeout(timeout)  # bounds a stuck server only
+        if source is not None:  # another device on the Wi-Fi, as far as the server can tell
+            self.sock.bind((source, 0))
         self.sock.connect(("127.0.0.1", port))
         key = base64.b64encode(os.urandom(16)).decode()
         self.sock.sendall(
@@ -296,7 +308,9 @@ class RawWebSocket:
         while b"\r\n\r\n" not in self.buffer:
             self.buffer += self._recv()
         head, _, self.buffer = self.buffer.partition(b"\r\n\r\n")
-        assert head.startswith(b"HTTP/1.1 101"), head
+        if not head.startswith(b"HTTP/1.1 101"):
+            self.sock.close()
+            raise Refused(head.split(b"\r\n", 1)[0].decode())
         self.write_lock = threading.Lock()
 
     def _recv(self) -> bytes:
@@ -338,6 +352,31 @@ class RawWebSocket:
             head = struct.pack("!BBQ", 0x81, 0x80 | 127, size)
         with self.write_lock:
             self.sock.sendall(head + mask + masked)
+
+    def join(self, auth: dict[str, Any]) -> RawWebSocket:
+        """Join the table with ``auth`` (Socket.IO's connect) and wait for the snapshot; raise
+        :class:`Refused` with the server's answer if it refuses."""
+        assert self.receive().startswith("0")  # engine.io's open
+        self.send("40" + json.dumps(auth))
+        while True:
+            message = self.receive()
+            if message.startswith("44"):
+                raise Refused(message)
+            if message.startswith('42["snapshot"'):
+                return self
+
+    def closed_by_server(self, timeout: float = 30) -> bool:
+        """Whether the server ends the connection within ``timeout`` (what it sends meanwhile
+        is read and dropped)."""
+        self.sock.settimeout(timeout)
+        try:
+            while self.sock.recv(65536):
+                pass
+        except TimeoutError:
+            return False
+        except OSError:
+            pass
+        return True
 
     def close(self) -> None:
         with contextlib.suppress(OSError):

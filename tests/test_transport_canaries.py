@@ -87,6 +87,16 @@ def _websocket_wsgi() -> type:
     return wrapper
 
 
+def _last_ping_readers() -> set[str]:
+    """The methods of engine.io's sockets that use ``last_ping``."""
+    found = set()
+    for cls in (engineio_socket.Socket, importlib.import_module("engineio.base_socket").BaseSocket):
+        for name, member in vars(cls).items():
+            if callable(member) and name != "__init__" and "last_ping" in inspect.getsource(member):
+                found.add(name)
+    return found
+
+
 # (library, the internal, a check that it is as the transport expects, who relies on it)
 INTERNALS: list[tuple[str, str, Callable[[], bool], str]] = [
     (
@@ -133,6 +143,33 @@ INTERNALS: list[tuple[str, str, Callable[[], bool], str]] = [
             <= set(inspect.signature(engineio_socket.Socket.close).parameters)
         ),
         "sessions.SessionGuard closes a silent session without waiting",
+    ),
+    (
+        "python-engineio",
+        "Server._handle_connect calls the connect handler, then the socket's schedule_ping(); "
+        "Socket.receive calls self.schedule_ping() on a pong, Socket.send and Server's round of "
+        "every session self.check_ping_timeout(); last_ping is read nowhere else",
+        lambda: (
+            (connect := inspect.getsource(engineio.Server._handle_connect).replace('"', "'")).index(
+                "_trigger_event('connect'"
+            )
+            < connect.index("s.schedule_ping()")
+            and "self.schedule_ping()" in inspect.getsource(engineio_socket.Socket.receive)
+            and "self.check_ping_timeout()" in inspect.getsource(engineio_socket.Socket.send)
+            and "s.check_ping_timeout()" in inspect.getsource(engineio.Server._service_task)
+            and _last_ping_readers() == {"schedule_ping", "check_ping_timeout", "_send_ping"}
+        ),
+        "pinger.Pinger replaces each session's schedule_ping and check_ping_timeout",
+    ),
+    (
+        "python-engineio",
+        "Server.sockets (a dict by session id) and Server.reason.PING_TIMEOUT, SERVER_DISCONNECT",
+        lambda: (
+            isinstance(engineio.Server(async_mode="threading").sockets, dict)
+            and hasattr(engineio.Server.reason, "PING_TIMEOUT")
+            and hasattr(engineio.Server.reason, "SERVER_DISCONNECT")
+        ),
+        "sender.DirectWebSocket forgets a closed session; sessions.SessionGuard closes them",
     ),
     (
         "python-socketio",

@@ -65,3 +65,45 @@ def test_a_silent_client_is_dropped_and_its_seat_shows_offline(tmp_path: Path) -
         for phone in phones:
             phone.disconnect()
         server.stop()
+
+
+def test_a_silent_client_is_dropped_when_the_wall_clock_is_set_back(tmp_path: Path) -> None:
+    """NTP sets the wall clock of a Pi that booted with a wrong time back an hour: a phone gone
+    silent stayed "online" for over a minute. Every liveness decision is on the monotonic
+    clock (tests/web/shifted_clock.py sets the server's wall clock back)."""
+    fifo = tmp_path / "clock"
+    os.mkfifo(fifo)
+    os.environ["LONGHALL_TEST_PING"] = "1"
+    os.environ["LONGHALL_TEST_CLOCK"] = str(fifo)
+    try:
+        (tmp_path / "data").mkdir()
+        server = ServerProcess(tmp_path / "data", module="tests.web.shifted_clock")
+        server.start()
+    finally:
+        del os.environ["LONGHALL_TEST_PING"], os.environ["LONGHALL_TEST_CLOCK"]
+    silent: RawWebSocket | None = None
+    host: Phone | None = None
+    try:
+        code = Phone(server.url).connect().current["table"]["code"]
+        host = Phone(server.url, {"code": code}, name="host").connect()  # answers every ping
+        assert host.join("Astrid")["ok"]
+        guest = Phone(server.url, {"code": code}, name="guest").connect()
+        assert guest.join("Bjorn")["ok"]
+        token, seat = guest.token, guest.seat
+        guest.disconnect()
+        assert seat is not None
+        silent = RawWebSocket(server.port, timeout=WAIT).join({"token": token})
+        host.wait(lambda v: shows(v, seat, connected=True), WAIT)
+        while silent.receive() != "2":  # the server's ping, which it will never hear answered
+            pass
+        with fifo.open("w") as f:  # the wall clock goes back an hour, now
+            f.write("back\n")
+        # a second later the ping is late: found silent within seconds, not in an hour
+        host.wait(lambda v: shows(v, seat, connected=False), 30)
+        assert host.sio.connected  # the host, who answered every ping, is still here
+    finally:
+        if silent is not None:
+            silent.close()
+        if host is not None:
+            host.disconnect()
+        server.stop()

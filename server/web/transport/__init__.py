@@ -11,6 +11,7 @@ replaces parts of what those libraries do and leans on their internals:
 - :mod:`.deflate`: permessage-deflate only for large messages, compressed once per room;
 - :mod:`.packets`: Socket.IO packets without the binary scan, and hostile packets answered;
 - :mod:`.sessions`: engine.io sessions capped, and silent or garbled ones closed;
+- :mod:`.pinger`: every session's heartbeat from one thread, on the monotonic clock;
 - :mod:`.worker`: gunicorn's threaded worker, reading request heads before a thread is spent,
   run without gunicorn's arbiter.
 
@@ -28,6 +29,7 @@ from typing import Any
 from ...table.connections import Outgoing
 from . import deflate
 from .packets import UNREADABLE_EVENT, JsonPacket
+from .pinger import Pinger
 from .sender import Sender
 from .sessions import SessionGuard
 
@@ -47,6 +49,17 @@ class Transport:
         self.sender = Sender(lock)
         self.sender.install(server.eio)
         self.sessions = SessionGuard(server)
+        # every session's heartbeat from one thread, not a sleeping thread per session
+        self.pinger = Pinger(server.eio)
+        guarded = server.eio.handlers["connect"]
+
+        def on_connect(eio_sid: str, environ: dict[str, Any]) -> Any:
+            eio_socket = server.eio.sockets.get(eio_sid)
+            if eio_socket is not None:
+                self.pinger.adopt(eio_socket)
+            return guarded(eio_sid, environ)
+
+        server.eio.on("connect", on_connect)
         # What handling one client's message sends (the update to every room, the answer to the
         # command) is written by that connection's thread itself while the sender is idle.
         handle_message = server.eio.handlers["message"]
@@ -87,3 +100,4 @@ class Transport:
 
     def stop(self) -> None:
         self.sessions.stop()
+        self.pinger.stop()

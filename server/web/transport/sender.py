@@ -14,7 +14,6 @@ import contextlib
 import logging
 import socket
 import threading
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -28,6 +27,7 @@ from wsproto.utilities import LocalProtocolError
 
 from . import deflate
 from .frames import DONTWAIT, FrameSocket
+from .pinger import CLOCK as PING_CLOCK
 
 log = logging.getLogger(__name__)
 
@@ -95,7 +95,7 @@ class Sender:
         routes = self.routes
         # engine.io's own check of every socket it sends to (closed, or silent past the ping
         # timeout), with the clock read once for the room: the full check only where it fails
-        now, timeout = time.time(), sio.eio.ping_timeout
+        now, timeout = PING_CLOCK(), sio.eio.ping_timeout
         routed: list[Item] = []
         for _, eio_sid in sio.manager.get_participants("/", to):
             ws = routes.get(eio_sid)
@@ -336,6 +336,7 @@ class DirectWebSocket(SimpleWebSocketWSGI):  # type: ignore[misc]
 
     def __init__(self, handler: Any, server: Any, sender: Sender, **kwargs: Any) -> None:
         super().__init__(handler, server, **kwargs)
+        self.eio = server
         self.sender = sender
         # engine.io refuses a message over this size only once it is whole: stop it as it comes
         self.server_args.setdefault("max_message_size", server.max_http_buffer_size)
@@ -432,6 +433,14 @@ class DirectWebSocket(SimpleWebSocketWSGI):  # type: ignore[misc]
                 self.sender.detach(eio_socket)
             with contextlib.suppress(OSError):  # as simple-websocket's thread did when it ended
                 self.ws.sock.close()
+            if eio_socket is not None and eio_socket.closed:
+                # engine.io forgets a closed session only once this call returns, which in
+                # gunicorn it never does (StopIteration, below), or when its round of every
+                # session comes by, up to a ping timeout later: a flood of handshakes held
+                # thousands of them meanwhile
+                sockets = self.eio.sockets
+                if sockets.get(eio_socket.sid) is eio_socket:
+                    sockets.pop(eio_socket.sid, None)
         if self.ws.mode == "gunicorn":
             raise StopIteration()
         if self.ws.mode == "werkzeug":

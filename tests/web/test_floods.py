@@ -1,0 +1,209 @@
+"""Floods from devices on the table's Wi-Fi, against a real ``longhall serve``: none of them
+locks the table's own people out, what they cost is bounded, and the memory comes back.
+
+A "device on the Wi-Fi" is a client address of 127.0.0.0/8 other than 127.0.0.1, which is the
+Pi's own kiosk browser. Each flood lasts a few seconds; nothing is timed: the figures are the
+server's threads and memory (read from /proc), and whether a seated phone and the kiosk get in.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import os
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+import requests
+
+from ..support import Phone, RawWebSocket, Refused, ServerProcess
+
+pytestmark = pytest.mark.slow
+
+FLOOD_SECONDS = 3.0
+# The most threads a flood may leave the server with: gunicorn's 64, engine.io's writer of each
+# open WebSocket (at most the 56 transports), and the server's own few (sender, pinger, reaper,
+# checkpointer, engine.io's round of every session...). Before, each handshake left a thread
+# sleeping for a ping interval: thousands.
+MOST_THREADS = 64 + 56 + 12
+MOST_MORE_MEMORY = 40  # MB over the server's own before the flood, at its peak
+MEMORY_BACK = 10  # MB over the server's own before the flood, a minute after it at the latest
+PHONE_ADDRESS = "127.0.0.60"  # the seated phone's
+
+
+def threads_and_memory(pid: int) -> tuple[int, int]:
+    """The process's threads and its resident memory in MB."""
+    fields = dict(
+        line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+    )
+    return int(fields["Threads"]), int(fields["VmRSS"].split()[0]) // 1024
+
+
+class Peaks:
+    """The most threads and memory a process had while this samples it (every 50 ms)."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.threads = self.memory = 0
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> Peaks:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.done.set()
+        self.thread.join()
+
+    def _run(self) -> None:
+        while not self.done.wait(0.05):
+            threads, memory = threads_and_memory(self.pid)
+            self.threads, self.memory = max(self.threads, threads), max(self.memory, memory)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    srv = ServerProcess(tmp_path)
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+def pid_of(server: ServerProcess) -> int:
+    assert server.proc is not None
+    return server.proc.pid
+
+
+def seated_token(server: ServerProcess) -> tuple[str, str]:
+    """The table's code, and the token of a player who joined (from the kiosk's address)."""
+    lobby = Phone(server.url).connect()
+    code = lobby.current["table"]["code"]
+    lobby.disconnect()
+    phone = Phone(server.url, {"code": code}, "anna").connect()
+    assert phone.join("Anna")["ok"]
+    assert phone.token is not None
+    phone.disconnect()
+    return code, phone.token
+
+
+def the_table_is_reachable(server: ServerProcess, token: str) -> None:
+    """A seated phone (from its own address) and the kiosk (127.0.0.1) connect, and the pages
+    and /healthz answer: each on its first try."""
+    phone = RawWebSocket(server.port, timeout=20, source=PHONE_ADDRESS).join({"token": token})
+    try:
+        Phone(server.url, {}, "kiosk").connect().disconnect()
+    finally:
+        phone.close()
+    assert requests.get(server.url + "/healthz", timeout=20).json()["status"] == "ok"
+    assert requests.get(server.url + "/", timeout=20).ok
+
+
+def memory_comes_back(pid: int, before: int, within: float = 60.0) -> int:
+    """Wait (at most ``within`` seconds) until the process's memory is back to within
+    MEMORY_BACK MB of ``before``; return it."""
+    deadline = time.monotonic() + within
+    while True:
+        memory = threads_and_memory(pid)[1]
+        if memory <= before + MEMORY_BACK or time.monotonic() > deadline:
+            return memory
+        time.sleep(0.5)
+
+
+def warmed_up(server: ServerProcess) -> int:
+    """Every thread of the server's pool started once (as a night's phones and pages do), the
+    server's memory then: what a flood is measured against."""
+    held = [RawWebSocket(server.port, timeout=20) for _ in range(56)]
+    for ws in held:
+        ws.close()
+    for _ in range(20):
+        requests.get(server.url + "/healthz", timeout=20)
+    return threads_and_memory(pid_of(server))[1]
+
+
+def flood(work: Callable[[str], None], addresses: list[str], workers: int = 16) -> int:
+    """Run ``work(address)`` again and again from ``workers`` threads spread over
+    ``addresses`` for FLOOD_SECONDS; return how many times it ran."""
+    stop = time.monotonic() + FLOOD_SECONDS
+    done = [0] * workers
+
+    def run(index: int) -> None:
+        address = addresses[index % len(addresses)]
+        while time.monotonic() < stop:
+            with contextlib.suppress(OSError, Refused):
+                work(address)
+                done[index] += 1
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(workers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return sum(done)
+
+
+def handshake_and_close(port: int) -> Callable[[str], None]:
+    def work(address: str) -> None:
+        key = base64.b64encode(os.urandom(16)).decode()
+        with socket.create_connection(
+            ("127.0.0.1", port), timeout=10, source_address=(address, 0)
+        ) as sock:
+            sock.sendall(
+                f"GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+            )
+            sock.recv(4096)  # the 101 (and engine.io's open), then closed at once
+
+    return work
+
+
+def test_handshakes_closed_at_once_cost_bounded_threads_and_the_memory_comes_back(
+    server: ServerProcess,
+) -> None:
+    """WebSocket handshakes closed as soon as they open, from four addresses: each left a thread
+    sleeping for a ping interval (4,841 threads and 238 MB from one address in 10 s, the memory
+    never given back). The threads stay bounded, the table's people get in meanwhile, and the
+    memory comes back."""
+    _, token = seated_token(server)
+    pid = pid_of(server)
+    before = warmed_up(server)
+    addresses = [f"127.0.0.{n}" for n in range(10, 14)]
+    with Peaks(pid) as peaks:
+        reached = threading.Thread(target=the_table_is_reachable, args=(server, token))
+        handshakes = flood(handshake_and_close(server.port), addresses)
+        reached.start()  # and once more while the last handshakes close
+        reached.join()
+    the_table_is_reachable(server, token)
+    assert handshakes > 100  # a flood, however busy this machine
+    assert peaks.threads <= MOST_THREADS, (handshakes, peaks.threads)
+    assert peaks.memory <= before + MOST_MORE_MEMORY, (handshakes, before, peaks.memory)
+    after = memory_comes_back(pid, before)
+    assert after <= before + MEMORY_BACK, (handshakes, before, peaks.memory, after)
+
+
+def test_connecting_and_leaving_again_and_again_gives_its_memory_back(
+    server: ServerProcess,
+) -> None:
+    """Spectators that connect, get their snapshot and leave, a thousand times: the memory
+    comes back (2,000 such left 50 MB more for good)."""
+    pid = pid_of(server)
+    before = warmed_up(server)
+
+    def cycles(count: int) -> None:
+        for _ in range(count):
+            RawWebSocket(server.port, timeout=20).join({}).close()
+
+    with Peaks(pid) as peaks:
+        threads = [threading.Thread(target=cycles, args=(250,)) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert peaks.threads <= MOST_THREADS
+    after = memory_comes_back(pid, before)
+    assert after <= before + MEMORY_BACK, (before, peaks.memory, after)
