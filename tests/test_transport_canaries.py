@@ -23,6 +23,7 @@ import simple_websocket
 import socketio
 from engineio import socket as engineio_socket
 from gunicorn.http import unreader
+from gunicorn.http import wsgi as gunicorn_wsgi
 from gunicorn.workers import base, gthread
 from socketio import packet
 from wsproto import WSConnection
@@ -259,6 +260,20 @@ INTERNALS: list[tuple[str, str, Callable[[], bool], str]] = [
             and "self.notify()" in inspect.getsource(gthread.ThreadWorker.run)
         ),
         "worker.LoneWorker.notify touches no heartbeat file (no arbiter reads it)",
+    ),
+    (
+        "gunicorn",
+        "ThreadWorker's nr_conns, keepalived_conns (a deque), poller; the WSGI environ's "
+        '"gunicorn.socket"',
+        lambda: (
+            all(
+                name in inspect.getsource(gthread.ThreadWorker.__init__)
+                for name in ("self.nr_conns", "self.keepalived_conns = deque()", "self.poller")
+            )
+            and "'gunicorn.socket'" in inspect.getsource(gunicorn_wsgi).replace('"', "'")
+        ),
+        "worker.HeadFirstWorker closes the oldest connection to make room; "
+        "sessions.SessionGuard.evict shuts a WebSocket's socket",
     ),
     (
         "gunicorn",

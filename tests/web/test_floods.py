@@ -207,3 +207,61 @@ def test_connecting_and_leaving_again_and_again_gives_its_memory_back(
     assert peaks.threads <= MOST_THREADS
     after = memory_comes_back(pid, before)
     assert after <= before + MEMORY_BACK, (before, peaks.memory, after)
+
+
+def slow_body(port: int, address: str) -> socket.socket:
+    """An Engine.IO session whose next POST's body comes a few bytes at a time, and stops."""
+    with socket.create_connection(
+        ("127.0.0.1", port), timeout=10, source_address=(address, 0)
+    ) as sock:
+        sock.sendall(
+            b"GET /socket.io/?EIO=4&transport=polling HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Connection: close\r\n\r\n"
+        )
+        answer = b""
+        while chunk := sock.recv(4096):
+            answer += chunk
+    sid = answer.split(b'"sid":"', 1)[1].split(b'"', 1)[0].decode()
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(address, 0))
+    sock.sendall(
+        f"POST /socket.io/?EIO=4&transport=polling&sid={sid} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        "Content-Type: text/plain\r\nContent-Length: 1000\r\n\r\n40".encode()
+    )
+    return sock
+
+
+def test_slow_bodies_take_no_transport_and_no_thread(server: ServerProcess) -> None:
+    """Seven addresses, eight slow POST bodies each, held every transport as slow heads once
+    did: bodies are read before a thread is spent, like heads."""
+    _, token = seated_token(server)
+    held: list[socket.socket] = []
+    try:
+        for address in [f"127.0.2.{n}" for n in range(1, 8)]:
+            held += [slow_body(server.port, address) for _ in range(8)]
+        the_table_is_reachable(server, token)
+    finally:
+        for sock in held:
+            sock.close()
+
+
+def test_unfinished_heads_from_many_addresses_leave_room_for_everyone(
+    server: ServerProcess,
+) -> None:
+    """24 addresses, 12 unfinished request heads each (more than the server takes in all):
+    /healthz, the pages, phones and the kiosk got connection resets most of the time. The heads
+    that waited longest are the ones closed: every real request is read."""
+    _, token = seated_token(server)
+    held: list[socket.socket] = []
+    try:
+        for address in [f"127.0.3.{n}" for n in range(1, 25)]:
+            for _ in range(12):
+                sock = socket.create_connection(
+                    ("127.0.0.1", server.port), timeout=10, source_address=(address, 0)
+                )
+                sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: 1\r\n")
+                held.append(sock)
+        for _ in range(3):
+            the_table_is_reachable(server, token)
+    finally:
+        for sock in held:
+            sock.close()

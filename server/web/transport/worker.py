@@ -1,16 +1,21 @@
-"""Gunicorn's threaded worker, reading each request's head before a thread is spent on it, and
-run in the server's own process without gunicorn's arbiter.
+"""Gunicorn's threaded worker, reading each request (its head and its body) before a thread is
+spent on it, and run in the server's own process without gunicorn's arbiter.
 
 Gunicorn's ``gthread`` worker hands a connection to one of its threads as soon as the first bytes
-of a request arrive, and the thread then reads the rest of the head, blocking, for as long as the
-client takes. 64 half-sent requests, one header line every few seconds, took every thread, and
-the pages, ``/healthz`` and every new phone waited for as long as they were held (a "slowloris").
+of a request arrive, and the thread then reads the rest, blocking, for as long as the client
+takes. 64 half-sent requests, one header line every few seconds, took every thread, and the
+pages, ``/healthz`` and every new phone waited for as long as they were held (a "slowloris");
+56 ``POST`` bodies sent a byte at a time held every Socket.IO transport the same way.
 
-Here the worker's own event loop reads the head, without blocking, up to the blank line that ends
-it; only then does a thread take the connection, with the bytes read so far handed to gunicorn's
-parser. A head must be complete within ``HEAD_SECONDS`` (else ``408`` and the connection closes),
-and one address may hold only so many connections, and so many unfinished heads, at once (the
-Pi's own kiosk browser excepted).
+Here the worker's own event loop reads the request, without blocking, up to the blank line that
+ends its head and then its body (of a stated length, or chunked, up to :data:`MAX_BODY`); only
+then does a thread take the connection, with the bytes read so far handed to gunicorn's parser.
+A request must be complete within ``REQUEST_SECONDS`` (else ``408`` and the connection closes),
+and one address may hold only so many connections, and so many unfinished requests, at once.
+When the server holds as many unfinished requests (or connections) as it takes in all, the one
+that has waited longest is closed to make room: a request that arrives whole in a moment (every
+real one) is always read, however many addresses hold slow ones. The Pi's own kiosk browser is
+exempt from every cap and is never the one closed.
 
 A table lives in one process (Socket.IO keeps every connection of a table in memory), so gunicorn
 would only ever run one worker, and its arbiter, a second Python process on a Pi's small memory,
@@ -42,23 +47,25 @@ from ..limits import is_kiosk
 
 log = logging.getLogger(__name__)
 
-HEAD_SECONDS = 10.0  # to send a request's head (a phone on a weak signal needs well under 1 s)
-HEADS_PER_ADDRESS = 12  # unfinished heads from one address (a browser opens 6 connections)
-HEADS_IN_ALL = 256
+REQUEST_SECONDS = 10.0  # to send a request (a phone on a weak signal needs well under 1 s)
+REQUESTS_PER_ADDRESS = 12  # unfinished requests from one address (a browser opens 6 connections)
+REQUESTS_IN_ALL = 256  # unfinished requests in all: beyond, the one waiting longest is closed
 CONNECTIONS_PER_ADDRESS = 32  # open connections from one address: pages, WebSocket, reconnects
+CONNECTIONS_IN_ALL = 512  # open connections in all (gunicorn stops accepting at 1000)
 MAX_HEAD = 64 * 1024  # beyond this gunicorn's parser takes over, and refuses it
+MAX_BODY = 64 * 1024  # engine.io's largest message; a larger body is refused unread
 REQUEST_TIMEOUT = b"HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
 
 
 class HeadConn(TConn):  # type: ignore[misc]
-    """A connection whose next request's head is read before a thread takes it."""
+    """A connection whose next request is read before a thread takes it."""
 
     def __init__(
         self, cfg: Any, sock: socket.socket, client: Any, server: Any, closed: Any
     ) -> None:
         super().__init__(cfg, sock, client, server)
         self.address = str(client[0]) if isinstance(client, tuple) else ""
-        self.head = b""  # bytes of the next request read so far
+        self.head = b""  # bytes of the next request (its head, then its body) read so far
         self.head_ready = False
         self.deadline = 0.0
         self._closed = closed
@@ -78,16 +85,63 @@ class HeadConn(TConn):  # type: ignore[misc]
         super().close(graceful)
 
 
-def head_complete(data: bytes) -> bool:
-    return b"\r\n\r\n" in data or b"\n\n" in data or len(data) >= MAX_HEAD
+def request_complete(data: bytes) -> bool:
+    """Whether ``data`` holds a whole request: its head and its body (or as much of them as
+    gunicorn's parser should see to refuse them: a head or a body too large)."""
+    end, blank = data.find(b"\r\n\r\n"), 4
+    if end < 0:
+        end, blank = data.find(b"\n\n"), 2
+    if end < 0:
+        return len(data) >= MAX_HEAD
+    body = data[end + blank :]
+    if len(body) > MAX_BODY:
+        return True
+    fields = _fields(data[:end])
+    if "chunked" in fields.get(b"transfer-encoding", b"").lower().decode("latin-1"):
+        return _chunks_complete(body)
+    try:
+        length = int(fields.get(b"content-length", b"0"))
+    except ValueError:
+        return True  # gunicorn's parser refuses it
+    return length > MAX_BODY or len(body) >= length
+
+
+def _fields(head: bytes) -> dict[bytes, bytes]:
+    """The header fields of a request's head, by lower-case name (the last one of a name)."""
+    fields = {}
+    for line in head.split(b"\n")[1:]:
+        name, colon, value = line.partition(b":")
+        if colon:
+            fields[name.strip().lower()] = value.strip()
+    return fields
+
+
+def _chunks_complete(body: bytes) -> bool:
+    """Whether a chunked body has come to its last chunk and the blank line after it (or is
+    malformed: gunicorn's parser refuses it)."""
+    at = 0
+    while True:
+        eol = body.find(b"\r\n", at)
+        if eol < 0:
+            return False
+        try:
+            size = int(body[at:eol].split(b";")[0].strip(), 16)
+        except ValueError:
+            return True
+        if size == 0:
+            return body.find(b"\r\n\r\n", eol) >= 0  # and its trailer, if any
+        at = eol + 2 + size + 2
+        if at > len(body):
+            return False
 
 
 class HeadFirstWorker(ThreadWorker):  # type: ignore[misc]
-    """``gthread``, with request heads read in the event loop and connections capped per address."""
+    """``gthread``, with requests read in the event loop and connections capped per address."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.heads: dict[HeadConn, None] = {}  # waiting for their heads, oldest first
+        self.heads: dict[HeadConn, None] = {}  # unfinished requests, oldest first (no kiosk's)
+        self.kiosk_heads: dict[HeadConn, None] = {}  # the kiosk's, oldest first
         self.heads_by_address: dict[str, int] = {}
         self.open_by_address: dict[str, int] = {}
         self.count_lock = threading.Lock()
@@ -103,6 +157,8 @@ class HeadFirstWorker(ThreadWorker):  # type: ignore[misc]
                 raise
             return
         address = str(client_addr[0]) if isinstance(client_addr, tuple) else ""
+        if self.nr_conns >= CONNECTIONS_IN_ALL and not is_kiosk(address):
+            self._make_room()
         with self.count_lock:
             mine = self.open_by_address.get(address, 0)
             if mine >= CONNECTIONS_PER_ADDRESS and not is_kiosk(address):
@@ -128,31 +184,53 @@ class HeadFirstWorker(ThreadWorker):  # type: ignore[misc]
             else:
                 self.open_by_address.pop(conn.address, None)
 
-    # heads -----------------------------------------------------------------------------------
+    def _make_room(self) -> None:
+        """Close the connection that has waited longest for its request, or else the oldest
+        kept-alive one (neither the kiosk's): the connections in all stay bounded whatever the
+        number of addresses, and a new one is always taken in."""
+        for conn in self.heads:
+            self._drop_head(conn)
+            return
+        for conn in self.keepalived_conns:
+            if not is_kiosk(getattr(conn, "address", "")):
+                self.keepalived_conns.remove(conn)
+                with contextlib.suppress(OSError, KeyError, ValueError):
+                    self.poller.unregister(conn.sock)
+                self.nr_conns -= 1
+                conn.close()
+                return
+
+    # requests --------------------------------------------------------------------------------
 
     def enqueue_req(self, conn: HeadConn) -> None:
-        """Give ``conn`` to a thread once its next request's head is here; read it until then."""
+        """Give ``conn`` to a thread once its next request is here; read it until then."""
         if conn.head_ready:
             conn.head_ready = False
             super().enqueue_req(conn)
             return
         if conn.parser is not None:  # a kept-alive connection: what the parser read ahead
             conn.head += conn.parser.unreader.take_buffered() or b""
-        if head_complete(conn.head):
+        if request_complete(conn.head):
             self._hand_over(conn)
             return
+        kiosk = is_kiosk(conn.address)
         mine = self.heads_by_address.get(conn.address, 0)
-        if len(self.heads) >= HEADS_IN_ALL or (
-            mine >= HEADS_PER_ADDRESS and not is_kiosk(conn.address)
-        ):
+        if mine >= REQUESTS_PER_ADDRESS and not kiosk:
             self._warn(conn.address, "too many unfinished requests from %s: refusing more")
             self.nr_conns -= 1
             conn.close()
             return
+        if len(self.heads) >= REQUESTS_IN_ALL and not kiosk:
+            # the one that has waited longest goes: a real request arrives whole in a moment
+            self._warn("every address", "too many unfinished requests from %s: closing the oldest")
+            self._drop_head(next(iter(self.heads)))
         self.heads_by_address[conn.address] = mine + 1
-        conn.deadline = time.monotonic() + HEAD_SECONDS
+        conn.deadline = time.monotonic() + REQUEST_SECONDS
         conn.sock.setblocking(False)
-        self.heads[conn] = None
+        if not kiosk:  # the kiosk's are never the ones closed to make room
+            self.heads[conn] = None
+        else:
+            self.kiosk_heads[conn] = None
         self.poller.register(conn.sock, selectors.EVENT_READ, partial(self._read_head, conn))
 
     def _read_head(self, conn: HeadConn, _client: Any) -> None:
@@ -166,7 +244,7 @@ class HeadFirstWorker(ThreadWorker):  # type: ignore[misc]
             self._drop_head(conn)
             return
         conn.head += data
-        if head_complete(conn.head):
+        if request_complete(conn.head):
             self._leave_heads(conn)
             self._hand_over(conn)
 
@@ -180,6 +258,7 @@ class HeadFirstWorker(ThreadWorker):  # type: ignore[misc]
 
     def _leave_heads(self, conn: HeadConn) -> None:
         self.heads.pop(conn, None)
+        self.kiosk_heads.pop(conn, None)
         left = self.heads_by_address.get(conn.address, 1) - 1
         if left > 0:
             self.heads_by_address[conn.address] = left
@@ -197,13 +276,15 @@ class HeadFirstWorker(ThreadWorker):  # type: ignore[misc]
         conn.close()
 
     def murder_pending(self) -> None:
-        """Also close the connections whose head did not arrive in time (gthread's main loop)."""
+        """Also close the connections whose request did not arrive in time (gthread's main
+        loop)."""
         super().murder_pending()
         now = time.monotonic()
-        for conn in list(self.heads):
-            if conn.deadline > now:
-                break  # the rest came later
-            self._drop_head(conn, REQUEST_TIMEOUT)
+        for heads in (self.heads, self.kiosk_heads):
+            for conn in list(heads):
+                if conn.deadline > now:
+                    break  # the rest came later
+                self._drop_head(conn, REQUEST_TIMEOUT)
 
     def _warn(self, address: str, message: str) -> None:
         now = time.monotonic()
