@@ -139,7 +139,9 @@ def create_app(
     app.register_blueprint(appliance)  # the kiosk's sign of life, the phones' connectivity checks
     # around Flask-SocketIO's middleware: every Socket.IO transport passes through the cap
     app.wsgi_app = ConnectionLimit(  # type: ignore[method-assign]
-        app.wsgi_app, total=max(settings.threads // 2, settings.threads - SPARE_THREADS)
+        app.wsgi_app,
+        total=max(settings.threads // 2, settings.threads - SPARE_THREADS),
+        standing=transport.sessions,  # who is closed to make room when every one is taken
     )
     app.wsgi_app = HostCheck(  # type: ignore[method-assign]
         app.wsgi_app, settings.public_url, probes=(CHECK_HOSTS, CHECK_PATHS)

@@ -55,6 +55,9 @@ def register_events(
                 raise ConnectionRefusedError(err.message, err.to_dict()) from None
             with limits_lock:
                 addresses[sid] = str(request.remote_addr)
+            # before the snapshot: from the moment a seated phone is in, it is never the one
+            # closed to make room for another
+            transport.joined(sid, people=who.kind == "seat" or is_kiosk(str(request.remote_addr)))
             table.welcome(who)
 
     @socketio.on("disconnect")
@@ -87,7 +90,10 @@ def register_events(
             log.warning("dropped an oversized command from %s", sid)
             return refusal("too_large", "That command is too large.", table.stored)
         try:
-            return table.submit(table.identity(sid), payload)
+            answer = table.submit(table.identity(sid), payload)
+            if answer["ok"] and isinstance(payload, dict) and payload.get("type") == "join":
+                transport.joined(sid, people=True)  # a seated phone from now on
+            return answer
         except Exception:
             log.exception("error while handling a command")
             return refusal("server_error", SERVER_ERROR, table.stored)

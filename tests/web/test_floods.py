@@ -209,6 +209,35 @@ def test_connecting_and_leaving_again_and_again_gives_its_memory_back(
     assert after <= before + MEMORY_BACK, (before, peaks.memory, after)
 
 
+def test_spectators_holding_every_transport_make_room_for_a_seated_phone_and_the_kiosk(
+    server: ServerProcess,
+) -> None:
+    """Seven addresses, eight idle spectators each, hold all 56 transports: a reconnecting
+    phone and the kiosk got 503 for as long as they were held. They are served first now, and
+    the spectators idle longest are the ones turned away."""
+    _, token = seated_token(server)
+    spectators: list[RawWebSocket] = []
+    try:
+        for address in [f"127.0.1.{n}" for n in range(1, 8)]:
+            for _ in range(8):
+                spectators.append(RawWebSocket(server.port, source=address).join({}))
+        # every transport is taken: one more spectator turns the one idle longest away ...
+        active = spectators[0]
+        active.send('421["snapshot"]')  # ... not this one: it just asked for something
+        while not active.receive().startswith("431"):
+            pass
+        late = RawWebSocket(server.port, source="127.0.1.9").join({})
+        assert spectators[1].closed_by_server()
+        # the seated phone and the kiosk get in, each at the cost of the next idle spectators
+        the_table_is_reachable(server, token)
+        assert spectators[2].closed_by_server() and spectators[3].closed_by_server()
+        late.close()
+        assert "Traceback" not in server.log.read_text()
+    finally:
+        for ws in spectators:
+            ws.close()
+
+
 def slow_body(port: int, address: str) -> socket.socket:
     """An Engine.IO session whose next POST's body comes a few bytes at a time, and stops."""
     with socket.create_connection(

@@ -89,6 +89,11 @@ class Transport:
                 elif op.op == "disconnect":
                     server.disconnect(op.target, namespace="/")
 
+    def joined(self, sid: str, people: bool) -> None:
+        """A connection joined the table: as one of its own people (a seated phone, the kiosk),
+        who are never closed to make room for others, or not (a spectator, a guest)."""
+        self.sessions.joined(sid, people)
+
     def unreadable(self, sid: str) -> None:
         """Count an unreadable event of a connection (closed after a few)."""
         self.sessions.unreadable(sid)

@@ -1,25 +1,30 @@
 """Engine.IO sessions a stranger can open, and what their unreadable messages can cost.
 
-Anyone on the Wi-Fi can open sessions without joining the table: each costs a thread for its
-first ping interval. :class:`SessionGuard` caps them per address and in all (the Pi's own kiosk,
-127.0.0.1 or ::1, is exempt from the per-address cap), closes a session that does not join the
-table within a few seconds, and closes a connection that keeps sending messages python-socketio
-cannot read, with one log line for the lot. It wraps python-engineio's handlers
+Anyone on the Wi-Fi can open sessions without joining the table. :class:`SessionGuard` caps them
+per address and in all (the Pi's own kiosk, 127.0.0.1 or ::1, is exempt from the per-address
+cap), closes a session that does not join the table within a few seconds, and closes a
+connection that keeps sending messages python-socketio cannot read, with one log line for the
+lot. It also knows which sessions belong to the table's own people (a seated phone, the kiosk)
+and how long the others have been idle: the connection cap (:mod:`..limits`) asks it which
+transport to close when every one is taken. It wraps python-engineio's handlers
 (``eio.handlers``) and closes its sockets, which is why it lives with the rest of the transport.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import logging
+import socket
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import parse_qs
 
-from ..limits import is_kiosk
+from ..limits import TRANSPORT, Transport, is_kiosk
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +33,11 @@ SESSIONS_IN_ALL = 128  # six players, the table display, spectators, and their r
 JOIN_GRACE = 10.0  # seconds a silent new session has to join the table (a client takes ms)
 REFUSED_GRACE = 60.0  # seconds a session that asked to join, and was refused, may stay
 MALFORMED_LIMIT = 5  # unreadable messages a connection may send before it is closed
+JOINING = 2.0  # seconds a new session may take to join the table (a client takes milliseconds)
+# The order in which transports are closed to make room when every one is taken (lowest first):
+STRAY = 0  # a session that has not joined the table for JOINING seconds, the oldest first
+IDLE = 1  # a spectator or a guest, the one idle longest first
+JOINING_NOW = 2  # a session just opened, the oldest first
 
 
 @dataclass
@@ -36,17 +46,21 @@ class _Session:
     since: float
     malformed: int = 0
     spoke: bool = False  # sent a message: its join may be under way, or refused
+    last: float = 0.0  # when it last sent a message (a pong is not one)
+    joined: bool = False  # its Socket.IO connect was accepted
+    people: bool = False  # ... as a seated phone or the kiosk
 
 
 class SessionGuard:
     """Bound the Engine.IO sessions a stranger can open, and what their messages can cost.
 
-    It wraps python-socketio's three Engine.IO handlers. A handshake beyond the caps is refused
-    in the ``connect`` handler, before Engine.IO starts the session's ping thread; a session that
-    has said nothing ``JOIN_GRACE`` seconds after its handshake is closed, and one that asked to
-    join and was refused, ``REFUSED_GRACE`` seconds after (a phone may ask again); a message
-    python-socketio cannot read is counted, and after ``MALFORMED_LIMIT`` of them the connection
-    is closed, with one log line for the lot.
+    It wraps python-socketio's three Engine.IO handlers. A handshake beyond the cap per address
+    is refused in the ``connect`` handler; one beyond the cap in all closes the session that has
+    waited longest without joining the table (refused only if every session has joined); a
+    session that has said nothing ``JOIN_GRACE`` seconds after its handshake is closed, and one
+    that asked to join and was refused, ``REFUSED_GRACE`` seconds after (a phone may ask again);
+    a message python-socketio cannot read is counted, and after ``MALFORMED_LIMIT`` of them the
+    connection is closed, with one log line for the lot.
     """
 
     def __init__(
@@ -85,17 +99,35 @@ class SessionGuard:
 
     def on_connect(self, eio_sid: str, environ: dict[str, Any]) -> Any:
         address = str(environ.get("REMOTE_ADDR", ""))
+        oldest = None
         with self.lock:
             mine = self.by_address.get(address, 0)
-            if len(self.sessions) >= self.in_all or (
-                mine >= self.per_address and not is_kiosk(address)
+            if len(self.sessions) >= self.in_all:
+                # the session that has waited longest without joining the table makes room: a
+                # phone's handshake is never turned away by a crowd of silent ones
+                oldest = next(
+                    (
+                        sid
+                        for sid, session in self.sessions.items()
+                        if not session.joined and not is_kiosk(session.address)
+                    ),
+                    None,
+                )
+            if (mine >= self.per_address and not is_kiosk(address)) or (
+                len(self.sessions) >= self.in_all and oldest is None
             ):
                 self.refused += 1
                 self._warn(address, mine)
                 return False  # Engine.IO answers 401 and forgets the session
-            self.sessions[eio_sid] = _Session(address, self.clock())
+            now = self.clock()
+            self.sessions[eio_sid] = _Session(address, now, last=now)
             self.by_address[address] = mine + 1
             self._start_reaper()
+        if oldest is not None:
+            self._close(oldest)
+        transport = environ.get(TRANSPORT)
+        if transport is not None:  # the connection cap's note of this request
+            transport.session = eio_sid
         try:
             return self._connect(eio_sid, environ)
         except BaseException:
@@ -106,6 +138,7 @@ class SessionGuard:
         session = self.sessions.get(eio_sid)
         if session is not None:
             session.spoke = True
+            session.last = self.clock()
         try:
             return self._message(eio_sid, data)
         except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as err:
@@ -122,6 +155,46 @@ class SessionGuard:
                 session.malformed,
             )
         return self._disconnect(eio_sid, *args)
+
+    # who is at the table ---------------------------------------------------------------------
+
+    def joined(self, sid: str, people: bool) -> None:
+        """A Socket.IO connection (``sid``) was let in: as one of the table's own people (a
+        seated phone, the kiosk) or not (a spectator, a guest)."""
+        eio_sid = self.sio.manager.eio_sid_from_sid(sid, "/")
+        with self.lock:
+            session = self.sessions.get(eio_sid) if eio_sid is not None else None
+            if session is not None:
+                session.joined, session.people = True, people
+
+    def standing(self, transport: Transport) -> tuple[int, float] | None:
+        """How a transport stands when every transport is taken (:class:`..limits.Standing`):
+        a seated phone's or the kiosk's never goes (``None``); see :data:`STRAY`."""
+        eio_sid = transport.session or _query_sid(transport.environ)
+        with self.lock:
+            session = self.sessions.get(eio_sid) if eio_sid else None
+            since = transport.opened if session is None else session.since
+            if session is not None and session.joined:
+                return None if session.people else (IDLE, session.last)
+        # a real client joins within moments of its handshake: one that has not for a while
+        # goes first, one that has just come (a phone, maybe) last
+        if self.clock() - since > JOINING:
+            return STRAY, since
+        return JOINING_NOW, since
+
+    def evict(self, transport: Transport) -> None:
+        """Close a transport to make room: its session, and its socket (a WebSocket's reading
+        thread ends at once, without waiting for the client to answer a close)."""
+        environ = transport.environ
+        eio_sid = transport.session or _query_sid(environ)
+        eio_socket = self.eio.sockets.get(eio_sid) if eio_sid else None
+        if eio_socket is not None:
+            with contextlib.suppress(Exception):
+                eio_socket.close(wait=False, abort=True, reason=self.eio.reason.SERVER_DISCONNECT)
+        raw = environ.get("gunicorn.socket")
+        if raw is not None and environ.get("HTTP_UPGRADE", "").lower() == "websocket":
+            with contextlib.suppress(OSError):
+                raw.shutdown(socket.SHUT_RDWR)
 
     # unreadable messages -----------------------------------------------------------------------
 
@@ -206,6 +279,15 @@ class SessionGuard:
                 mine,
                 address,
             )
+
+
+def _query_sid(environ: dict[str, Any]) -> str | None:
+    """The Engine.IO session a request names (``?sid=``), if any."""
+    query = environ.get("QUERY_STRING", "")
+    if "sid=" not in query:
+        return None
+    found = parse_qs(query).get("sid")
+    return str(found[0]) if found else None
 
 
 def release_memory() -> None:
