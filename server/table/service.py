@@ -378,8 +378,8 @@ class Table:
         with self.lock:
             self.flush()  # the token and the code are checked against what is stored
             auth = auth if isinstance(auth, dict) else {}
-            token = auth.get("token")
-            if isinstance(token, str) and token:
+            token = _auth_text(auth, "token", "bad_token", TOKEN_REFUSED)
+            if token:
                 hashed = hash_token(token)
                 for index, seat in enumerate(self.data.seats):
                     if seat.token_hash is not None and secrets.compare_digest(
@@ -389,15 +389,14 @@ class Table:
                 if is_barred(self.data.barred, hashed):
                     raise kicked()
                 log.warning("refused a connection with an unknown or revoked token")
-                raise CommandError(
-                    "bad_token", "This phone's seat is no longer valid: join the table again."
-                )
-            code = auth.get("code")
-            if isinstance(code, str) and code:
+                raise CommandError("bad_token", TOKEN_REFUSED)
+            code = _auth_text(auth, "code", "bad_code", CODE_REFUSED)
+            if code:
                 if not secrets.compare_digest(code.encode(), self.data.code.encode()):
-                    raise CommandError("bad_code", "That is not this table's code.")
-                was = auth.get("was")  # the seat token this phone had, if the host took it away
-                if isinstance(was, str) and was and is_barred(self.data.barred, hash_token(was)):
+                    raise CommandError("bad_code", CODE_REFUSED)
+                # the seat token this phone had, if the host took it away
+                was = _auth_text(auth, "was", "bad_token", TOKEN_REFUSED)
+                if was and is_barred(self.data.barred, hash_token(was)):
                     raise kicked()
                 return Identity("guest", None, sid)
             return Identity("public", None, sid)
@@ -570,6 +569,28 @@ class Table:
                 "phase": self.phase(),
                 "table_version": self.data.version,
             }
+
+
+TOKEN_REFUSED = "This phone's seat is no longer valid: join the table again."
+CODE_REFUSED = "That is not this table's code."
+MOST_AUTH = 256  # characters of a token or a code (a token has 32, a code 8)
+
+
+def _auth_text(auth: dict[str, Any], key: str, code: str, message: str) -> str | None:
+    """A text of a connection's ``auth`` (a token, a table code), or None where there is none.
+    One no token or code can be (too long, or not text: a lone surrogate that no phone
+    sends) is refused as a wrong one would be."""
+    value = auth.get(key)
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        value = ""
+    if not value or len(value) > MOST_AUTH:
+        log.warning("refused a connection whose %s is not readable", key)
+        raise CommandError(code, message)
+    return value
 
 
 def kicked() -> CommandError:

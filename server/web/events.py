@@ -27,6 +27,9 @@ from .transport import UNREADABLE_EVENT, Transport
 log = logging.getLogger(__name__)
 
 SERVER_ERROR = "Something went wrong on the server; nothing changed."
+AUTH_SLOW_DOWN = "Too many failed attempts to connect: wait a moment."
+AUTH_FAILURES_RATE = 1.0  # refused connections (a wrong token or code) an address may make a
+AUTH_FAILURES_BURST = 10  # second, in bursts of this many, before it must wait
 
 
 def register_events(
@@ -37,12 +40,21 @@ def register_events(
     # phone not seated yet or a table display, its address: reconnecting refills nothing. The
     # Pi's own kiosk browser, exempt from the per-address caps, keeps one bucket per connection.
     limits = RateLimits(settings.rate, settings.burst, clock)
+    # Connections refused for a wrong token or code cost their address a token of its own
+    # bucket: guesses are answered at the pace of AUTH_FAILURES, not as fast as they come.
+    failures = RateLimits(AUTH_FAILURES_RATE, AUTH_FAILURES_BURST, clock)
     addresses: dict[str, str] = {}  # connection id -> the address it came from
     limits_lock = threading.Lock()
 
     @socketio.on("connect")
     def on_connect(auth: object = None) -> None:
         sid = request.sid  # type: ignore[attr-defined]
+        address = str(request.remote_addr)
+        kiosk = is_kiosk(address)
+        with limits_lock:
+            if not kiosk and not failures.left(f"address:{address}"):
+                log.warning("refused a connection from %s: too many failed attempts", address)
+                raise ConnectionRefusedError(AUTH_SLOW_DOWN, error("rate_limited", AUTH_SLOW_DOWN))
         # One lock from the token check to the snapshot: a seat handed over or kicked in between
         # cannot be taken, and no update can fall between the snapshot and joining the room.
         with table.lock:
@@ -51,13 +63,20 @@ def register_events(
             try:
                 who = table.connect(sid, auth)
             except IllegalAction as err:
+                with limits_lock:
+                    failures.allow(f"address:{address}")
                 # the message, and the error itself as the client's ``err.data``
                 raise ConnectionRefusedError(err.message, err.to_dict()) from None
+            except Exception:  # a bug: refused, never let in half-way
+                log.exception("error while checking a connection")
+                raise ConnectionRefusedError(
+                    SERVER_ERROR, error("server_error", SERVER_ERROR)
+                ) from None
             with limits_lock:
-                addresses[sid] = str(request.remote_addr)
+                addresses[sid] = address
             # before the snapshot: from the moment a seated phone is in, it is never the one
             # closed to make room for another
-            transport.joined(sid, people=who.kind == "seat" or is_kiosk(str(request.remote_addr)))
+            transport.joined(sid, people=who.kind == "seat" or kiosk)
             table.welcome(who)
 
     @socketio.on("disconnect")
@@ -139,6 +158,10 @@ def json_size(payload: object) -> int:
         return len(text.encode("utf-8", "surrogatepass"))
     except (ValueError, TypeError, RecursionError):
         return sys.maxsize
+
+
+def error(code: str, message: str) -> dict[str, Any]:
+    return {"code": code, "message": message, "params": {}}
 
 
 def refusal(code: str, message: str, version: int | None = None) -> dict[str, Any]:

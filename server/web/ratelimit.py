@@ -26,13 +26,17 @@ class TokenBucket:
 
     def allow(self) -> bool:
         """Take a token if one is left; refill at ``rate`` per second since the last call."""
-        now = self.clock()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens >= 1:
+        if self.left():
             self.tokens -= 1
             return True
         return False
+
+    def left(self) -> bool:
+        """Whether a token is left, taking none (refilled as by :meth:`allow`)."""
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        return self.tokens >= 1
 
 
 class RateLimits:
@@ -58,6 +62,11 @@ class RateLimits:
                 self._forget_full()
             bucket = self.buckets[key] = TokenBucket(self.rate, self.burst, self.clock)
         return bucket.allow()
+
+    def left(self, key: str) -> bool:
+        """Whether ``key``'s bucket has a token left, taking none (a key never seen has)."""
+        bucket = self.buckets.get(key)
+        return bucket is None or bucket.left()
 
     def forget(self, key: str) -> None:
         """Drop a bucket nobody can come back to (a closed connection's own)."""

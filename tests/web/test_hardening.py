@@ -22,7 +22,7 @@ import socketio
 
 from longhall.server.web.transport.sessions import JOIN_GRACE
 
-from ..support import Phone, ServerProcess
+from ..support import Phone, RawWebSocket, ServerProcess
 
 PHONE_ADDRESS = "127.0.0.9"  # a phone on the Wi-Fi, as far as the server can tell
 
@@ -361,3 +361,63 @@ def test_abrupt_disconnects_leave_no_traceback(server: ServerProcess) -> None:
     Phone(server.url, {"code": code}, "after").connect().disconnect()
     written = server.log.read_text()[before:]
     assert "Traceback" not in written and "Bad file descriptor" not in written
+
+
+# -- the connection's auth ----------------------------------------------------------------------
+
+
+def refusal_code(port: int, auth_json: str, source: str) -> str:
+    """Connect with ``auth_json`` (the JSON text, as any program may send it) and return the
+    code the server refuses it with ("" if it lets it in)."""
+    ws = RawWebSocket(port, timeout=20, source=source)
+    try:
+        assert ws.receive().startswith("0")
+        ws.send("40" + auth_json)
+        while True:
+            message = ws.receive()
+            if message.startswith("44"):
+                return str(json.loads(message[2:])["data"]["code"])
+            if message.startswith('42["snapshot"'):
+                return ""
+    finally:
+        ws.close()
+
+
+@pytest.mark.parametrize(
+    ("auth", "code"),
+    [
+        ('{"token": "\\ud800"}', "bad_token"),
+        ('{"code": "ab\\udfffcd"}', "bad_code"),
+        ('{"code": "%s", "was": "\\ud83d"}', "bad_token"),
+    ],
+)
+def test_a_lone_surrogate_in_the_auth_is_refused_like_any_bad_auth(
+    server: ServerProcess, auth: str, code: str
+) -> None:
+    """A lone surrogate (no phone sends one; JSON can carry it) was a traceback and a
+    connection let in without a snapshot, every event answered ``rate_limited``."""
+    before = len(server.log.read_text())
+    auth = auth.replace("%s", _code(server))
+    assert refusal_code(server.port, auth, "127.0.0.21") == code
+    assert "Traceback" not in server.log.read_text()[before:]
+
+
+def test_failed_auth_attempts_from_one_address_are_slowed(server: ServerProcess) -> None:
+    """Wrong codes or tokens from one address were answered at full speed forever (141
+    guesses a second): after a burst, that address is refused ``rate_limited`` without its
+    guess being checked; another address, and the kiosk, are not held up."""
+    from longhall.server.web.events import AUTH_FAILURES_BURST, AUTH_FAILURES_RATE
+
+    guesser = "127.0.0.22"  # wrong codes; a wrong token costs the same
+    started = time.monotonic()
+    codes = [refusal_code(server.port, '{"code": "wrongcode"}', guesser) for _ in range(30)]
+    elapsed = time.monotonic() - started
+    checked = codes.count("bad_code")
+    # the burst, and what the bucket refilled meanwhile (however slow this machine)
+    assert checked <= AUTH_FAILURES_BURST + AUTH_FAILURES_RATE * elapsed + 1, codes
+    assert codes[AUTH_FAILURES_BURST] == "rate_limited" or elapsed > 1, codes
+    assert set(codes) == {"bad_code", "rate_limited"}
+    # nobody else is held up
+    right = json.dumps({"code": _code(server)})
+    assert refusal_code(server.port, right, "127.0.0.23") == ""
+    assert refusal_code(server.port, '{"code": "wrongcode"}', "127.0.0.1") == "bad_code"
