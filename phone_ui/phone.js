@@ -5,7 +5,7 @@
 // from the latest snapshot or update, so a reconnect redraws it exactly.
 
 import {
-  LANGUAGES, LANGUAGE_NAMES, connectTable, errorText, gameFacts, h, languageSwitch, loadLanguage,
+  LANGUAGES, LANGUAGE_NAMES, connectTable, errorText, gameFacts, h, has, languageSwitch, loadLanguage,
   pickLanguage, seatBadge, show, t, takenBack,
 } from "/static/common.js";
 import {
@@ -194,7 +194,7 @@ function draw() {
     const game = currentGame();
     if (game && game.newScreen) game.newScreen();
   }
-  const parts = [header()];
+  const parts = [header(), ...standingNotices()];
   let screenParts; // a screen's parts may hold nulls: what it does not show now
   if (fatal) screenParts = fatalScreen();
   else if (!msg) screenParts = h("p", { class: "muted center" }, t("conn.connecting"));
@@ -238,6 +238,14 @@ function header() {
       : null,
     languageSwitch(render),
   );
+}
+
+/** The table's standing notices (a game store that cannot be written, the end of the night...),
+ * on every phone as on the table display, until the server takes them away. */
+function standingNotices() {
+  const notices = (msg && msg.table.notices) || [];
+  return notices.map((notice) => h("div", { class: "standing-notice", role: "alert", "data-code": notice.code },
+    has(`notices.${notice.code}`) ? t(`notices.${notice.code}`, notice.params || {}) : notice.message));
 }
 
 function fatalScreen() {

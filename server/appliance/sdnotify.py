@@ -4,8 +4,10 @@ Under ``Type=notify`` with ``WatchdogSec=`` systemd passes ``$NOTIFY_SOCKET`` an
 ``$WATCHDOG_USEC``; a server that stops sending ``WATCHDOG=1`` in time is killed and restarted.
 Each heartbeat first takes the table's lock: a lock that does not come free for 25 s (a deadlock,
 a command stuck in the store) stops the heartbeat, and systemd restarts the server instead of the
-table hanging for the rest of the night. Without those variables (tests, ``./run serve``) nothing
-is sent. No dependency: a notification is one datagram on a Unix socket.
+table hanging for the rest of the night. The heartbeat also keeps the service's status line
+(``systemctl status longhall``) saying what is wrong, such as a game store that cannot be
+written. Without those variables (tests, ``./run serve``) nothing is sent. No dependency: a
+notification is one datagram on a Unix socket.
 """
 
 from __future__ import annotations
@@ -68,10 +70,13 @@ class Heartbeat:
         lock: Lock,
         timeout: float,
         send: Callable[[str], bool] = sd_notify,
+        status: Callable[[], str] | None = None,
     ) -> None:
         self.lock = lock
         self.interval = timeout / 6
         self.send = send
+        self.status = status  # the service's status line, read under the table's lock
+        self.said = STATUS
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._run, name="sd-watchdog", daemon=True)
 
@@ -90,6 +95,10 @@ class Heartbeat:
             )
             return False
         try:
+            said = self.status() if self.status is not None else self.said
+            if said != self.said:
+                self.said = said
+                self.send(f"STATUS={said}")
             self.send("WATCHDOG=1")
         finally:
             self.lock.release()
@@ -108,14 +117,22 @@ class Heartbeat:
             wait = self.interval if self.beat() else 0.0
 
 
-def started(lock: Lock, environ: Mapping[str, str] = os.environ) -> Heartbeat | None:
-    """Tell systemd the server is ready and start the heartbeat if it keeps a watchdog."""
-    if not sd_notify("READY=1\nSTATUS=Serving the table", environ):
+STATUS = "Serving the table"
+
+
+def started(
+    lock: Lock,
+    environ: Mapping[str, str] = os.environ,
+    status: Callable[[], str] | None = None,
+) -> Heartbeat | None:
+    """Tell systemd the server is ready and start the heartbeat if it keeps a watchdog (and
+    with it, the status line ``status`` gives, kept up to date)."""
+    if not sd_notify(f"READY=1\nSTATUS={STATUS}", environ):
         return None
     timeout = watchdog_seconds(environ)
     if timeout is None:
         return None
-    heartbeat = Heartbeat(lock, timeout, lambda message: sd_notify(message, environ))
+    heartbeat = Heartbeat(lock, timeout, lambda message: sd_notify(message, environ), status)
     heartbeat.start()
     log.info("systemd watchdog: a heartbeat every %.1f s", heartbeat.interval)
     return heartbeat

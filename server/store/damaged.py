@@ -1,21 +1,30 @@
 """The game store's check at start: a damaged store is kept aside, never replaced or discarded.
 
 SQLite itself would start a new empty table over a 0-byte database whose ``-wal`` still holds the
-game (and drop the ``-wal``), start from the part of a truncated ``-wal`` it can read, and stop
-with a raw ``DatabaseError`` on other damage. Before the server opens the store for writing, this
-module looks at the files without changing them (a read-only connection never checkpoints or
-deletes a ``-wal``) and runs ``PRAGMA quick_check``. A store that is damaged, or may be, is
-renamed to ``longhall.sqlite3.damaged-<time>`` (its ``-wal`` and ``-shm`` alongside, so SQLite
-still finds them) and the server starts only from a restored backup, or as a new table when told
-to (``longhall serve --fresh-store``).
+game (and drop the ``-wal``), drop a ``-wal`` whose header it cannot use, and stop with a raw
+``DatabaseError`` on other damage. Before the server opens the store for writing, this module
+looks at the files without changing them (a read-only connection never checkpoints or deletes a
+``-wal``) and runs ``PRAGMA quick_check``. A store that is damaged, or may be, is renamed to
+``longhall.sqlite3.damaged-<time>`` (its ``-wal`` and ``-shm`` alongside, so SQLite still finds
+them) and the server starts only from a restored backup, or as a new table when told to
+(``longhall serve --fresh-store``).
+
+A ``-wal`` that ends in part of a frame is not damage: it is a write that never finished (the
+card was full, or the power went), and SQLite recovers from it by design, reading the whole
+frames before it, every acknowledged command among them. Such a store is checked like any other
+and served. On a card that has become read-only nothing is moved: the store is read where it is.
 """
 
 from __future__ import annotations
 
+import logging
+import os
 import sqlite3
 import struct
 import time
 from pathlib import Path
+
+log = logging.getLogger(__name__)
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 WAL_MAGIC = (0x377F0682, 0x377F0683)  # checksums little-endian, big-endian
@@ -40,17 +49,35 @@ def kept_aside(db: Path) -> list[Path]:
     )
 
 
+def read_only(folder: Path) -> bool:
+    """Whether the file system holding ``folder`` is mounted read-only (an SD card that failed
+    into read-only, or one mounted so)."""
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
 def check_store(db: Path, fresh: bool = False) -> None:
     """Raise :class:`DamagedStore`, having kept the files aside, unless the store is sound.
 
     A missing store is sound (a first start), unless a damaged one was kept aside and no backup
-    was restored in its place: then only ``fresh`` starts a new table.
+    was restored in its place: then only ``fresh`` starts a new table. On a read-only card a
+    damaged store is named where it is: it cannot be moved.
     """
     wal = _side(db, "-wal")
     if db.exists() or (wal.exists() and wal.stat().st_size > 0):
         problem = diagnose(db)
         if problem is None:
             return
+        if read_only(db.parent):
+            raise DamagedStore(
+                f"The game store {db} {problem}, and its card is read-only: nothing was moved. "
+                f"Copy {db.parent} to another computer and restore it or a backup to a sound card "
+                "(see docs/pi-setup.md, Backups).",
+                db,
+                db,
+            )
         kept = keep_aside(db)
         if fresh:
             return
@@ -92,7 +119,7 @@ def diagnose(db: Path) -> str | None:
         if problem:
             return problem
     try:
-        con = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
+        con = sqlite3.connect(read_only_uri(db), uri=True)
         try:
             rows = con.execute("PRAGMA quick_check").fetchall()
         finally:
@@ -115,9 +142,14 @@ def _wal_problem(wal: Path, size: int, page_size: int) -> str | None:
     if wal_page_size != page_size:
         return "has a -wal file of another page size"
     if (size - WAL_HEADER) % (FRAME_HEADER + page_size):
-        # A -wal grows by whole frames; a part of one means it was cut (or the last write was
-        # torn): what it held after that point cannot be known, so the game may be incomplete.
-        return "has a -wal file cut in the middle of a page"
+        # A -wal grows by whole frames: part of one is a write that never finished (a full card,
+        # a power cut), never acknowledged. SQLite reads the whole frames before it and leaves
+        # the rest, as it is made to; the check that follows says whether the store is sound.
+        log.warning(
+            "the game store's -wal %s ends in part of a frame (a write that never finished: a "
+            "full card or a power cut); SQLite recovers the store from the frames before it",
+            wal,
+        )
     return None
 
 
@@ -129,6 +161,16 @@ def _checksum(data: bytes, big_endian: int) -> bytes:
         s0 = (s0 + words[i] + s1) & 0xFFFFFFFF
         s1 = (s1 + words[i + 1] + s0) & 0xFFFFFFFF
     return struct.pack(">II", s0, s1)
+
+
+def read_only_uri(db: Path) -> str:
+    """The URI that opens the store at ``db`` for reading only, changing nothing. On a read-only
+    card SQLite cannot make the ``-shm`` it reads a ``-wal`` with; with no ``-wal`` to read,
+    the file is all there is (``immutable``)."""
+    uri = f"{db.resolve().as_uri()}?mode=ro"
+    if read_only(db.parent) and not _side(db, "-wal").exists():
+        uri += "&immutable=1"
+    return uri
 
 
 def keep_aside(db: Path) -> Path:

@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from .checkpoint import PAGES, Checkpointer
-from .damaged import FRAME_HEADER, WAL_HEADER
+from .damaged import FRAME_HEADER, WAL_HEADER, read_only_uri
+from .damaged import read_only as card_read_only
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +71,13 @@ CREATE TABLE IF NOT EXISTS game_actions (
 dumps = json.JSONEncoder(separators=(",", ":"), sort_keys=True, check_circular=False).encode
 
 
+def empty(path: Path) -> bool:
+    """Whether the store at ``path`` is an empty file (0 bytes, and no ``-wal`` holding data):
+    SQLite begins a new table in it without a word."""
+    wal = path.with_name(path.name + "-wal")
+    return path.is_file() and path.stat().st_size == 0 and not (wal.exists() and wal.stat().st_size)
+
+
 @dataclass(frozen=True)
 class Entry:
     """One accepted command to append: its record and what it changes in the game history."""
@@ -83,13 +91,22 @@ class Entry:
 
 
 class Store:
-    """One SQLite file per Longhall server; every write is durable when the call returns."""
+    """One SQLite file per Longhall server; every write is durable when the call returns.
+
+    On a read-only card (:attr:`read_only`) the store is opened for reading only: the table is
+    served as it is, and nothing is written. A store file found empty (0 bytes, with no ``-wal``:
+    :func:`empty`) is begun afresh.
+    """
 
     def __init__(self, path: Path, checkpoint_pages: int = PAGES) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self._lock = threading.Lock()
         self.commits = 0  # journal transactions written: several commands may share one
+        self.read_only = path.parent.is_dir() and card_read_only(path.parent)
+        if self.read_only:
+            self._open_read_only()
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
         self.db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
@@ -110,6 +127,28 @@ class Store:
                 (str(SCHEMA_VERSION),),
             )
 
+    def _open_read_only(self) -> None:
+        """Open the store for reading only (a read-only card); with no store there, a new table
+        held in memory, that nothing can change either."""
+        self.checkpointer = Checkpointer(self.path, PAGES)  # never started: nothing is written
+        if self.path.exists() and not empty(self.path):
+            self.db = sqlite3.connect(
+                read_only_uri(self.path), uri=True, check_same_thread=False, isolation_level=None
+            )
+        else:
+            self.db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+            self.db.executescript(SCHEMA)
+        self.page_size = int(self.db.execute("PRAGMA page_size").fetchone()[0])
+        self.action_pages = 1
+
+    def probe(self) -> None:
+        """Write one small row and wait for the disk: raise if the store cannot be written."""
+        with self.transaction() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('written', ?)",
+                (str(time.time()),),
+            )
+
     def lay_out_log(self) -> None:
         """Give the write-ahead log, at once, the size it grows to before the checkpointer
         folds it in, in zeros (the server's store, when it starts).
@@ -120,6 +159,8 @@ class Store:
         checksums: the zeros go in past the end of the file, whole frames, under SQLite's write
         lock, so that a power cut in between leaves a log the start-up check still finds whole.
         """
+        if self.read_only:
+            return
         with self.transaction() as db:  # a change, so that SQLite gives the log its header
             db.execute(
                 "INSERT OR REPLACE INTO meta (key, value) VALUES ('opened', ?)",
@@ -156,6 +197,9 @@ class Store:
         self.checkpointer.close()
         mode = "TRUNCATE" if truncate else "PASSIVE"
         with self._lock:
+            if self.read_only:
+                self.db.close()
+                return
             try:
                 self.db.execute(f"PRAGMA wal_checkpoint({mode})")
             except sqlite3.Error:  # the log stays, whole: the next start reads it

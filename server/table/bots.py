@@ -63,7 +63,8 @@ class BotRunner:
             try:
                 with table.lock:
                     seen = table.data.version
-                    turns = self.turns()
+                    # while the store cannot be written, a move would only be refused
+                    turns = [] if table.storage.failing else self.turns()
                 played = False
                 for turn in turns:
                     if table.data.version != seen:

@@ -34,6 +34,7 @@ class GroupCommit:
         # Bumped by a failed write: whatever was applied in an earlier generation is lost.
         self.generation = 0
         self.broken = False  # a write failed and the table has not gone back to the disk yet
+        self.error: BaseException | None = None  # why the last write failed
 
     def add(self, entry: Entry, generation: int) -> None:
         """Queue a record applied in ``generation`` (dropped if a write failed since)."""
@@ -64,13 +65,14 @@ class GroupCommit:
                 self.writing = True  # this thread leads: it writes for everyone pending
             try:
                 self.write(group)
-            except Exception:
+            except Exception as err:
                 log.exception(
                     "could not store records %d to %d; the table goes back to the disk",
                     group[0].seq,
                     group[-1].seq,
                 )
                 with self.cond:
+                    self.error = err
                     self.generation += 1
                     self.broken = True
                     self.pending = []  # applied on top of what was lost: lost too

@@ -38,6 +38,7 @@ from .kinds import CommandKind
 from .messages import Messages
 from .seats import hash_token
 from .state import Outcome, Record, TableData, TableState, digest
+from .storewatch import WAS_EMPTY, StoreWatch
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +89,8 @@ class Table:
         self.group_commit = GroupCommit(lambda group: self.store.write(group), self.data.version)
         self._outbox: collections.deque[_Held] = collections.deque()
         self.grouped = settings.group_commit  # a test or bench/burst.py may switch it
+        # whether the store can be written, said on every screen while it cannot
+        self.storage = StoreWatch(self)
 
     def _restore(self) -> TableState:
         live = commands.restore(self.store, lambda: secrets.token_urlsafe(6))
@@ -171,11 +174,19 @@ class Table:
                 return {"ok": True, "version": before, **kind.answer(self)}, _Wait(
                     before, generation
                 )
+            if self.storage.read_only:
+                raise CommandError(
+                    "store_read_only",
+                    "The game store's card is read-only: nothing can be saved, so nothing can "
+                    "change.",
+                )
             kind.check(cmd)
             self._check_version(who, kind, cmd)
             self._check_needs(kind)
             record, extra = self._prepare(who, kind, cmd)
             outcome = commands.apply(self.live, record)
+            if kind.name == "start":  # the word on an empty store has been seen by now
+                self.notices.pop(WAS_EMPTY, None)
         except IllegalAction as err:
             log.warning("refused %s from %s: %s", str(name)[:20], who.key, err.code)
             return {"ok": False, "error": err.to_dict(), "version": before}, _Wait(
@@ -217,6 +228,8 @@ class Table:
             if stored:
                 if wait.joined is not None:
                     self._join_acks[wait.joined] = (time.monotonic(), answer)
+                if self.storage.failing:
+                    self.storage.wrote()
                 return answer
             if answer["ok"]:
                 lost = CommandError("storage_failed", "The game store could not be written.")
@@ -370,6 +383,7 @@ class Table:
         self.group_commit.recovered(self.data.version)
         if lost:  # phones that came and went meanwhile: shown as they are, at the stored version
             self._after_change([])
+        self.storage.failed(self.group_commit.error)  # said on every screen
 
     # -- connections -------------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from ..appliance.portal import CHECK_HOSTS, CHECK_PATHS
 from ..appliance.portal import blueprint as appliance
 from ..config import Settings
 from ..store import Store
+from ..store.store import empty
 from ..table import BotRunner, Table
 from .events import register_events, same_origin
 from .hostcheck import HostCheck
@@ -96,6 +97,7 @@ class Longhall:
         if self.hardware is not None:
             self.hardware.close()
         self.transport.stop()
+        self.table.storage.stop()
         self.table.store.close()
 
 
@@ -104,14 +106,18 @@ def create_app(
     clock: Clock = time.monotonic,
     ping_interval: float | None = None,
     ping_timeout: float | None = None,
+    store_was_empty: bool | None = None,
 ) -> Longhall:
     """Build the application for one table stored under ``settings.data_dir``.
 
     ``clock`` drives the rate limit (the tests pass their own); the heartbeat is
-    ``PING_INTERVAL`` and ``PING_TIMEOUT`` unless given.
+    ``PING_INTERVAL`` and ``PING_TIMEOUT`` unless given. ``store_was_empty``: the store was an
+    empty file when the server started (found here unless told).
     """
     app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
+    if store_was_empty is None:
+        store_was_empty = empty(settings.db_path)
     store = Store(settings.db_path)
     store.lay_out_log()  # each commit then writes over the log, not past its end
     socketio = SocketIO(
@@ -131,6 +137,8 @@ def create_app(
     lock = threading.RLock()  # the table's one lock; the transport attaches sockets under it
     transport = Transport(socketio.server, lock)
     table = Table(store, settings, transport.publish, lock)
+    if store_was_empty:
+        table.storage.begun_empty()
     table.join_url = join_url(settings, table.data.code)
     table.hotspot = read_hotspot(settings.hotspot_file)
     register_events(socketio, table, transport, settings, clock)

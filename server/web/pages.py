@@ -158,7 +158,9 @@ def register_pages(app: Flask, table: Table, health: DurableHealth) -> None:
 
     @app.get("/healthz")
     def healthz() -> Response:
-        return jsonify({"status": "ok", "version": longhall_version(), **health()})
+        # "degraded" (and why) while the game store cannot be written
+        storage = table.storage.health()
+        return jsonify({"status": "ok", "version": longhall_version(), **health(), **storage})
 
     @app.get("/qr/join.svg")
     def join_qr() -> Response:

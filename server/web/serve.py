@@ -26,6 +26,7 @@ from ..config import Settings
 from ..qr import qr_terminal
 from ..store import Store
 from ..store.damaged import DamagedStore, check_store
+from ..store.store import empty
 from .logs import install_log_guard
 from .transport.worker import run_alone
 
@@ -35,8 +36,9 @@ log = logging.getLogger(__name__)
 class LonghallServer(BaseApplication):  # type: ignore[misc]
     """Gunicorn, configured in code: ``longhall serve`` needs no config file."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, store_was_empty: bool = False) -> None:
         self.settings = settings
+        self.store_was_empty = store_was_empty
         self.longhall: Any = None
         super().__init__()
 
@@ -64,7 +66,7 @@ class LonghallServer(BaseApplication):  # type: ignore[misc]
     def load(self) -> Any:
         from .app import create_app  # in the worker, once it is set up
 
-        self.longhall = create_app(self.settings)
+        self.longhall = create_app(self.settings, store_was_empty=self.store_was_empty)
         # What the server holds for its whole life (its modules, the app, the table) is set
         # aside from the garbage collector: a full collection then scans only what changed since,
         # not tens of thousands of objects (a pause of tens of milliseconds in some command).
@@ -81,9 +83,12 @@ def _post_worker_init(worker: Any) -> None:
     install_log_guard()  # now that gunicorn, engineio and socketio have set up their logs
     worker.app.longhall.start_background()
     log.warning("Longhall is ready for players.")
-    check_storage(worker.app.longhall.table)  # a store lost at power-off is said loudly
-    check_setup(worker.app.longhall.table)  # so is a mistake in the SD card's longhall.txt
-    started(worker.app.longhall.table.lock)  # systemd: READY=1, and the watchdog's heartbeat
+    table = worker.app.longhall.table
+    check_storage(table)  # a store lost at power-off is said loudly
+    check_setup(table)  # so is a mistake in the SD card's longhall.txt
+    # systemd: READY=1, the watchdog's heartbeat, and the service's status (a store that cannot
+    # be written is said there too)
+    started(table.lock, status=table.storage.sentence)
 
 
 def _worker_exit(worker: Any) -> None:
@@ -97,7 +102,9 @@ def banner(settings: Settings) -> str:
     store = Store(settings.db_path)
     try:
         code = store.get_meta("table_code")
-        if code is None:  # first start: create the table now so the QR code is right
+        if code is None and store.read_only:  # no table on a read-only card: one in memory
+            code = "(a new table)"
+        elif code is None:  # first start: create the table now so the QR code is right
             code = secrets.token_urlsafe(6)
             store.set_meta("table_code", code)
     finally:
@@ -148,8 +155,9 @@ def serve(settings: Settings) -> int:
         from .damaged_page import serve_damaged_page  # the table display says it too
 
         return serve_damaged_page(damaged, settings.host, settings.port)
+    was_empty = empty(settings.db_path)  # before the banner begins it afresh
     print(banner(settings), flush=True)
-    LonghallServer(settings).run()
+    LonghallServer(settings, store_was_empty=was_empty).run()
     return 0
 
 

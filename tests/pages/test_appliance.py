@@ -19,7 +19,7 @@ import requests
 from longhall.server.appliance.storage import volatile_store
 
 from ..support import ROOT, ServerProcess
-from .conftest import Watched, wait_until
+from .conftest import PHONE, Watched, wait_until
 
 CATALOG = json.loads((ROOT / "server" / "static" / "i18n" / "de.json").read_text("utf-8"))
 
@@ -61,6 +61,15 @@ def test_the_kiosk_warns_of_a_store_lost_at_power_off(browser: Any, tmp_path: Pa
         other.goto(server.url + "/?lang=de")
         other.wait_for_selector(".appliance-notice")
         assert other.evaluate("getComputedStyle(document.body).cursor") != "none"
+
+        # and every phone shows the notice too, above its screen
+        code = page.evaluate("document.querySelector('#join-url').textContent.split('/join/')[1]")
+        phone_context = browser.new_context(**PHONE, locale="de")
+        phone = phone_context.new_page()
+        phone.goto(f"{server.url}/join/{code}")
+        phone.wait_for_selector(".standing-notice[data-code=store_volatile]")
+        assert phone.inner_text(".standing-notice") == expected
+        phone_context.close()
     finally:
         context.close()
         server.stop()

@@ -47,13 +47,12 @@ def test_it_keeps_waiting_until_a_real_server_answers(tmp_path: Path) -> None:
             server.stop()
 
 
-@pytest.fixture
-def not_ready() -> Iterator[str]:
-    """A server that answers /healthz, but not with "ok" (say, another program on the port)."""
+def answering(status: str) -> Iterator[str]:
+    """A server whose /healthz answers ``status``."""
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
-            body = json.dumps({"status": "starting"}).encode()
+            body = json.dumps({"status": status}).encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.end_headers()
@@ -68,6 +67,24 @@ def not_ready() -> Iterator[str]:
     yield f"http://127.0.0.1:{httpd.server_address[1]}/healthz"
     httpd.shutdown()
     httpd.server_close()
+
+
+@pytest.fixture
+def not_ready() -> Iterator[str]:
+    """A server that answers /healthz, but not with "ok" (say, another program on the port)."""
+    yield from answering("starting")
+
+
+@pytest.fixture
+def degraded() -> Iterator[str]:
+    """Longhall serving a table whose game store cannot be written."""
+    yield from answering("degraded")
+
+
+def test_a_degraded_server_counts_the_kiosk_shows_what_is_wrong(degraded: str) -> None:
+    with waiter(degraded, "--timeout", "30") as wait:
+        out, _ = wait.communicate(timeout=60)
+    assert wait.returncode == 0, out
 
 
 def test_only_an_ok_counts_and_a_timeout_gives_up(not_ready: str) -> None:

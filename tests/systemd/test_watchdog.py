@@ -148,6 +148,25 @@ def test_a_lock_held_up_to_25_of_30_seconds_never_costs_a_heartbeat_in_time() ->
     assert min(silences(29.9)) < 30.0 < max(silences(29.9))  # held from right after a beat
 
 
+def test_the_heartbeat_keeps_the_service_status_saying_what_is_wrong() -> None:
+    """``systemctl status longhall`` says when the game store cannot be written, and when it
+    can again: the table's sentence, sent when it changes."""
+    sent: list[str] = []
+    said = ["Serving the table"]
+
+    def send(message: str) -> bool:
+        sent.append(message)
+        return True
+
+    heartbeat = Heartbeat(threading.RLock(), timeout=0.1, send=send, status=lambda: said[0])
+    assert heartbeat.beat() and sent == ["WATCHDOG=1"]
+    said[0] = "Serving the table; the game store cannot be written: database or disk is full"
+    assert heartbeat.beat() and heartbeat.beat()
+    assert sent[1:] == [f"STATUS={said[0]}", "WATCHDOG=1", "WATCHDOG=1"]
+    said[0] = "Serving the table"
+    assert heartbeat.beat() and sent[-2:] == ["STATUS=Serving the table", "WATCHDOG=1"]
+
+
 def test_the_unit_keeps_a_watchdog(tmp_path: Path, prefix: Path) -> None:
     service = unit(render(tmp_path / "units", prefix) / "longhall.service")["Service"]
     assert service["Type"] == ["notify"] and service["NotifyAccess"] == ["main"]
