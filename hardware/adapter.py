@@ -3,7 +3,8 @@
 gpiozero calls a button's callback on its own thread; the callback only puts the press on a
 queue and returns. The worker takes presses off the queue and hands them to the table
 (``press_next`` / ``press_host``: the same validation and lock as a phone's command; HOST held
-for the pin map's ``hold`` seconds ends the night instead: server/appliance/endnight.py),
+for the pin map's ``hold`` seconds ends the night instead: server/appliance/endnight.py; NEXT
+pressed while HOST is held chooses the host again, ``press_host_reset``),
 follows the table's public view to drive the LEDs and the buzzer, and sleeps between blink edges.
 
 If a pin fails while the table plays, the worker gives up the pins, the table display says so
@@ -159,7 +160,7 @@ class Hardware:
                 continue  # the pins are given up; only flushes and the stop still count
             try:
                 if event == "next":
-                    self._press("NEXT", self.table.press_next)
+                    self._next()
                 elif event == "host":
                     self._host_down_at()
                 elif event == "host_up":
@@ -187,6 +188,15 @@ class Hardware:
             edges.append(self._host_down + self.hold)
         upcoming = [t for t in edges if t is not None]
         return max(0.0, min(upcoming) - now) if upcoming else None
+
+    def _next(self) -> None:
+        """NEXT pressed: on its own, the table's next step; while HOST is held (and before the
+        hold ends the night), the people at the table choose the host again."""
+        if self._host_down is None:
+            self._press("NEXT", self.table.press_next)
+        elif not self._host_held:
+            self._host_held = True  # HOST's release (pause) and its hold (the night) do nothing
+            self._press("HOST and NEXT", self.table.press_host_reset)
 
     def _host_down_at(self) -> None:
         """HOST went down: act now, or (with a hold time) wait to see how long it is held."""

@@ -41,6 +41,7 @@ export const ui = {
   confirmMoveOn: false,
   confirmTakeBack: false,
   history: null, // the host's list of earlier games, once asked for
+  hostNumber: "", // the number typed while the table chooses its host
 };
 
 // -- redrawing -----------------------------------------------------------------------------------

@@ -60,6 +60,24 @@ async function boot() {
   render();
 }
 
+/** While the table chooses its host (HOST held with NEXT, or the Pi's own screen): the number the
+ * table display shows makes this phone the host. */
+function hostClaimPanel() {
+  return h("section", { class: "panel host-claim", id: "host-claim", role: "status" },
+    h("h2", {}, t("host_claim.phone_title")),
+    h("p", {}, t("host_claim.phone_text")),
+    h("div", { class: "button-row" },
+      h("input", {
+        id: "host-number", type: "text", inputmode: "numeric", maxlength: "7", autocomplete: "off",
+        "aria-label": t("host_claim.number"), value: ui.hostNumber,
+        oninput: (e) => { ui.hostNumber = e.target.value; },
+      }),
+      h("button", { class: "primary", id: "claim-host", disabled: ui.pending || !online, onclick: async () => {
+        const answer = await send("claim_host", { number: ui.hostNumber.replace(/\s/g, "") });
+        if (answer && answer.ok) ui.hostNumber = "";
+      } }, t("host_claim.become"))));
+}
+
 // -- keeping the screen on -----------------------------------------------------------------------
 // The Wake Lock API needs a secure context, and phones reach the Pi over plain http. Where it is
 // missing, a tiny silent video (3 s, a few KB, loaded only then) plays in a loop behind the page,
@@ -201,7 +219,9 @@ function draw() {
   else if (!msg.you) screenParts = joinScreen();
   else if (msg.table.status === "playing" && msg.game) screenParts = gameScreen();
   else screenParts = lobbyScreen();
-  parts.push(h("main", { class: "screen" }, screenParts));
+  // while the table chooses its host, every seated phone has the box for the number first
+  const hostBox = !fatal && msg && msg.you && msg.table.host_claim ? hostClaimPanel() : null;
+  parts.push(h("main", { class: "screen" }, hostBox, screenParts));
   const game = msg && msg.you && msg.table.status === "playing" && msg.game ? currentGame() : null;
   if (game && game.atHand) parts.push(game.atHand(msg.game));
   if (ui.sheet) parts.push(sheet());

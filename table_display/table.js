@@ -18,6 +18,10 @@ import { startKiosk } from "/table/kiosk.js";
 const app = document.getElementById("app");
 let toast = null;
 let toastTimer = null;
+let conn = null;
+let kiosk = false; // this page is the Pi's own screen (?kiosk): it may choose the host again
+let hostNumber = null; // the host's number and until when ({number, until}: the kiosk's only)
+let confirmReset = false;
 
 /** The language the host chose for the table display, unless this screen chose its own. */
 async function followHost() {
@@ -30,22 +34,23 @@ async function followHost() {
 }
 
 async function boot() {
-  startKiosk();
+  kiosk = startKiosk();
   await loadLanguage(pickLanguage());
-  connectTable({}, {
+  conn = connectTable({}, {
     state(message) {
       setMsg(message);
       render();
       followHost();
     },
     notice(notice) {
-      toast = errorText(notice);
-      clearTimeout(toastTimer);
-      toastTimer = setTimeout(() => { toast = null; render(); }, 8000);
-      render();
+      showNotice(notice);
     },
     status(isOnline) {
       setOnline(isOnline);
+      render();
+    },
+    hostClaim(claim) {
+      hostNumber = claim; // it may come just before the update that opens the claim
       render();
     },
     fatal() {},
@@ -84,6 +89,8 @@ function draw() {
     const code = msg.table.hardware.code || "hardware_failed";
     parts.push(h("div", { class: "banner warn", role: "status" }, t(`hardware.${code}`)));
   }
+  if (msg && msg.table.host_claim) parts.push(hostClaim(msg.table.host_claim));
+  if (kiosk && msg) parts.push(...resetControl());
   if (toast) parts.push(h("div", { class: "toast toast-notice", role: "status" }, toast));
   parts.push(...standingNotices(msg));
   if (!online && msg) parts.push(h("div", { class: "banner offline-banner", role: "alert" }, t("conn.lost_table")));
@@ -147,6 +154,44 @@ function gameScreen() {
   if (taken) parts.push(h("div", { class: "banner taken-back-banner" }, taken));
   if (away) parts.push(away);
   return parts;
+}
+
+// -- choosing the host at the table ------------------------------------------------------------------
+
+/** While the host is being chosen: how, and on the Pi's own screen the number to enter. */
+function hostClaim(claim) {
+  const mine = hostNumber && hostNumber.until === claim.until ? hostNumber.number : null;
+  const number = mine && `${mine.slice(0, 3)} ${mine.slice(3)}`;
+  return h("div", { class: "host-claim", id: "host-claim", role: "alert" },
+    h("h2", {}, t("host_claim.title")),
+    h("p", {}, number ? t("host_claim.enter") : t("host_claim.enter_elsewhere")),
+    number ? h("p", { class: "host-number", id: "host-number" }, number) : null);
+}
+
+/** The Pi's own screen (a touch screen, or a mouse plugged in) chooses the host again, as HOST
+ * held with NEXT does: after a question, since it opens the lobby and the host's seat. */
+function resetControl() {
+  if (!confirmReset) {
+    return [h("button", { class: "reset-host", id: "reset-host", onclick: () => { confirmReset = true; render(); } },
+      t("host_reset.button"))];
+  }
+  return [h("div", { class: "reset-confirm", id: "reset-confirm", role: "dialog" },
+    h("p", {}, t("host_reset.confirm")),
+    h("div", { class: "button-row" },
+      h("button", { class: "primary", id: "reset-host-yes", onclick: async () => {
+        confirmReset = false;
+        render();
+        const answer = await conn.send("reset_host");
+        if (!answer.ok) showNotice(answer.error);
+      } }, t("host_reset.yes")),
+      h("button", { onclick: () => { confirmReset = false; render(); } }, t("host_reset.cancel"))))];
+}
+
+function showNotice(notice) {
+  toast = errorText(notice);
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { toast = null; render(); }, 8000);
+  render();
 }
 
 // -- a phone that has gone -------------------------------------------------------------------------

@@ -16,9 +16,18 @@ from tests.support import apply_patch
 class Client:
     """A Socket.IO test client that remembers every message it received."""
 
-    def __init__(self, longhall: Longhall, auth: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, longhall: Longhall, auth: dict[str, Any] | None = None, address: str | None = None
+    ) -> None:
+        """``address``: where it connects from (127.0.0.1 is the Pi's own kiosk browser)."""
         self.lh = longhall
-        self.sio = longhall.socketio.test_client(longhall.app, auth=auth)
+        flask_client = None
+        if address is not None:
+            flask_client = longhall.app.test_client()
+            flask_client.environ_base["REMOTE_ADDR"] = address
+        self.sio = longhall.socketio.test_client(
+            longhall.app, auth=auth, flask_test_client=flask_client
+        )
         self.messages: list[dict[str, Any]] = []
         # the message as the messages so far make it, and how many of them it was made from
         self._latest: dict[str, Any] | None = None

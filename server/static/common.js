@@ -283,7 +283,8 @@ export function newId() {
 // -- the connection ------------------------------------------------------------------------------
 
 /**
- * Connect to the table. handlers: state(message), notice(notice), fatal(error), status(online).
+ * Connect to the table. handlers: state(message), notice(notice), fatal(error), status(online),
+ * and on the Pi's own table display hostClaim({number, until}).
  * Returns {send(type, fields) -> Promise<answer>, reconnect(auth), socket}.
  */
 export function connectTable(auth, handlers) {
@@ -330,6 +331,8 @@ export function connectTable(auth, handlers) {
     ),
   );
   socket.on("notice", (n) => handlers.notice && handlers.notice(n));
+  // only the Pi's own table display is sent this: the number that makes a phone the host
+  socket.on("host_claim", (c) => handlers.hostClaim && handlers.hostClaim(c));
   for (const event of ["replaced", "revoked"]) {
     socket.on(event, (data) => {
       stopped = true;

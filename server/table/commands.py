@@ -147,6 +147,25 @@ def apply_lock(table: TableState, record: Record) -> Outcome:
     return _outcome()
 
 
+def apply_reset_host(table: TableState, record: Record) -> Outcome:
+    """The people at the table choose the host again: the lobby opens, and the next phone that
+    enters the number the Pi's own screen shows becomes the host (:meth:`Table.open_host_claim`,
+    live only)."""
+    table.data.locked = False
+    return _outcome(host_claim=True)
+
+
+def prepare_claim_host(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    desk.check_host_number(cmd["number"])
+    assert who.seat is not None
+    return _record(seat=who.seat)
+
+
+def apply_claim_host(table: TableState, record: Record) -> Outcome:
+    table.data.host = record["seat"]
+    return _outcome(host_chosen=True)
+
+
 def prepare_handover(desk: Desk, who: Identity, cmd: Command) -> Prepared:
     seat = named_seat(desk, cmd)
     data = desk.live.data
@@ -549,6 +568,21 @@ KINDS: dict[str, CommandKind] = {
         ),
         CommandKind(
             "handover", {"seat": int}, by=HOST, prepare=prepare_handover, apply=apply_handover
+        ),
+        CommandKind(
+            "reset_host",
+            {},
+            by=frozenset({"button", "kiosk"}),
+            context=None,
+            apply=apply_reset_host,
+        ),
+        CommandKind(
+            "claim_host",
+            {"number": str},
+            by=PLAYER,
+            context=None,
+            prepare=prepare_claim_host,
+            apply=apply_claim_host,
         ),
         CommandKind(
             "botify",

@@ -11,14 +11,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-IdentityKind = Literal["seat", "guest", "public", "button", "bot", "auto"]
+IdentityKind = Literal["seat", "guest", "public", "kiosk", "button", "bot", "auto"]
 OutgoingOp = Literal["emit", "join", "leave", "disconnect"]
-EventName = Literal["snapshot", "update", "patch", "notice", "replaced", "revoked"]
+EventName = Literal["snapshot", "update", "patch", "notice", "replaced", "revoked", "host_claim"]
+KIOSK_ROOM = "kiosk"  # the Pi's own table display, beside the public room: what only it is shown
 
 
 @dataclass(frozen=True)
 class Identity:
-    """Who sent a command: a seat's phone, a guest about to join, the table's buttons, a bot."""
+    """Who sent a command: a seat's phone, a guest about to join, a table display (``public``, or
+    ``kiosk`` when it is the Pi's own screen), the table's buttons, a bot."""
 
     kind: IdentityKind
     seat: int | None = None
@@ -87,6 +89,8 @@ class Connections:
         out.append(
             Outgoing("join", who.sid, payload=room(who.seat if who.kind == "seat" else None))
         )
+        if who.kind == "kiosk":
+            out.append(Outgoing("join", who.sid, payload=KIOSK_ROOM))
         return out
 
     def remove(self, sid: str) -> Identity | None:

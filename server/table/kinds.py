@@ -17,8 +17,9 @@ from .seats import BOT_KINDS
 from .state import Outcome, Record, TableState
 
 # Who may send a command: a guest (a phone with the table's code, not seated yet), any seated
-# player, only the host, the table's buttons and timers, or a bot playing its seat.
-Sender = Literal["guest", "player", "host", "button", "bot"]
+# player, only the host, the table's buttons and timers, the Pi's own table display (the kiosk),
+# or a bot playing its seat.
+Sender = Literal["guest", "player", "host", "button", "kiosk", "bot"]
 # What a command was decided on, so that a command made against a view that has changed since
 # is refused: the lobby, the sender's own seat, the seat it names, the table's own steps; or
 # nothing that can change under it (another player sitting down does not make "add a bot" stale).
@@ -37,6 +38,8 @@ class Desk(Protocol):
     join_url: str
 
     def present(self) -> set[int]: ...
+
+    def check_host_number(self, number: str) -> None: ...
 
 
 Prepared = tuple[Record, JSON]  # the record's own fields, and what only the sender is told

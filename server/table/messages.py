@@ -32,6 +32,7 @@ class Shown(Protocol):
     hardware: dict[str, Any]
     hotspot: dict[str, str] | None
     notices: dict[str, dict[str, Any]]
+    host_claim: Any  # the host's seat open to the table (service.HostClaim), or None
     started: float  # when this server started: a seat with no phone since is away since then
     away: dict[int, float]  # when each seat's last phone went away
 
@@ -123,6 +124,8 @@ class Messages:
             "hardware": dict(table.hardware),
             "hotspot": table.hotspot,
             "notices": list(table.notices.values()),
+            # the host is being chosen at the table (its number goes to the Pi's own screen only)
+            "host_claim": None if table.host_claim is None else {"until": table.host_claim.until},
             "language": data.language,
         }
 

@@ -22,7 +22,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..config import Settings
@@ -31,7 +31,7 @@ from ..games.spec import GameSpec
 from ..store.store import Entry, Store
 from . import commands
 from .commands import KINDS, check_command, is_barred, proxy_refused
-from .connections import Connections, Identity, Outgoing, error
+from .connections import KIOSK_ROOM, Connections, Identity, Outgoing, error
 from .envelope import Command, CommandError
 from .groupcommit import GroupCommit
 from .kinds import CommandKind
@@ -91,6 +91,8 @@ class Table:
         self.grouped = settings.group_commit  # a test or bench/burst.py may switch it
         # whether the store can be written, said on every screen while it cannot
         self.storage = StoreWatch(self)
+        # the host's seat, open to the phone at the table that enters its number (reset_host)
+        self.host_claim: HostClaim | None = None
 
     def _restore(self) -> TableState:
         live = commands.restore(self.store, lambda: secrets.token_urlsafe(6))
@@ -266,7 +268,15 @@ class Table:
 
     def _authorize(self, who: Identity, kind: CommandKind, cmd: Command) -> None:
         """Refuse a command its sender may not send (each kind says who may)."""
-        if who.kind in ("guest", "public"):
+        if who.kind == "kiosk" and "kiosk" in kind.by:
+            return  # the Pi's own table display
+        if "kiosk" in kind.by and who.kind not in ("button", "auto"):  # the table's alone
+            raise CommandError(
+                "table_only",
+                "Only the table itself can do that: hold HOST and press NEXT, or use the Pi's own "
+                "screen.",
+            )
+        if who.kind in ("guest", "public", "kiosk"):
             if who.kind == "guest" and "guest" in kind.by:
                 return
             if "guest" in kind.by:
@@ -333,8 +343,13 @@ class Table:
         return {**record, **fields}, extra
 
     def _follow(self, outcome: Outcome) -> list[Outgoing]:
-        """The socket operations a live record needs: phones sent away, seats renumbered."""
+        """The socket operations a live record needs: phones sent away, seats renumbered, the
+        host's seat opened to the table or taken."""
         out: list[Outgoing] = []
+        if outcome.host_claim:
+            out += self._open_host_claim()
+        if outcome.host_chosen:
+            out += self._host_chosen()
         for seat in outcome.revoked:
             out += self.connections.revoke(seat)
         if outcome.moved is not None:
@@ -387,8 +402,9 @@ class Table:
 
     # -- connections -------------------------------------------------------------------------
 
-    def connect(self, sid: str, auth: object) -> Identity:
-        """Check a new connection's credentials; return who it is. Call :meth:`welcome` next."""
+    def connect(self, sid: str, auth: object, kiosk: bool = False) -> Identity:
+        """Check a new connection's credentials; return who it is (``kiosk``: it comes from the
+        Pi itself). Call :meth:`welcome` next."""
         with self.lock:
             self.flush()  # the token and the code are checked against what is stored
             auth = auth if isinstance(auth, dict) else {}
@@ -413,7 +429,7 @@ class Table:
                 if was and is_barred(self.data.barred, hash_token(was)):
                     raise kicked()
                 return Identity("guest", None, sid)
-            return Identity("public", None, sid)
+            return Identity("kiosk" if kiosk else "public", None, sid)
 
     def welcome(self, who: Identity) -> None:
         """Seat a checked connection: its room, its snapshot, and a replaced phone sent away."""
@@ -423,6 +439,8 @@ class Table:
             out = self.connections.add(who)
             seat = who.seat if who.kind == "seat" else None
             out.append(Outgoing("emit", who.sid, "snapshot", self.messages.current(seat)))
+            if who.kind == "kiosk" and self.host_claim is not None:
+                out.append(Outgoing("emit", who.sid, "host_claim", self.host_claim.shown()))
             if who.kind == "seat":  # everyone sees the seat come back
                 out.extend(self.messages.updates())
             self.publish(out, True)  # all of it is on the disk
@@ -569,6 +587,65 @@ class Table:
             cid = f"{who.kind}-{data.version}-{secrets.token_hex(4)}"
             return self.submit(who, {"type": kind, "id": cid, "version": data.version})
 
+    def press_host_reset(self, who: Identity | None = None) -> dict[str, Any]:
+        """HOST held and NEXT pressed (or the Pi's own screen): choose the host again."""
+        who = who or Identity("button")
+        with self.lock:
+            cid = f"{who.kind}-{self.data.version}-{secrets.token_hex(4)}"
+            return self.submit(who, {"type": "reset_host", "id": cid, "version": self.data.version})
+
+    # -- the host's seat, opened to the table --------------------------------------------------
+
+    def _open_host_claim(self) -> list[Outgoing]:
+        """Open the host's seat to the phone at the table that enters the number only the Pi's
+        own screen shows (hold the lock); it closes after HOST_CLAIM_SECONDS."""
+        claim = self.host_claim = HostClaim(f"{secrets.randbelow(10**6):06d}")
+        timer = threading.Timer(HOST_CLAIM_SECONDS, self._host_claim_ended, args=(claim,))
+        timer.daemon = True
+        timer.start()
+        # the Pi's journal is the table's too: whoever has its shell has its authority
+        log.warning("choosing the host: the number on the table display is %s", claim.number)
+        return [Outgoing("emit", KIOSK_ROOM, "host_claim", claim.shown())]
+
+    def _host_claim_ended(self, claim: HostClaim) -> None:
+        with self.lock:
+            if self.host_claim is claim:
+                self.host_claim = None
+                self.refresh()
+
+    def check_host_number(self, number: str) -> None:
+        """Whether ``number`` is the one the Pi's own screen shows (hold the lock); raise if
+        not. A few wrong numbers close the claim: it is opened again at the table."""
+        claim = self.host_claim
+        if claim is None:
+            raise CommandError(
+                "no_host_claim",
+                "No host is being chosen now: hold HOST and press NEXT at the table first.",
+            )
+        typed = "".join(number.split())[:16]
+        if secrets.compare_digest(typed.encode("utf-8", "replace"), claim.number.encode()):
+            return
+        claim.wrong += 1
+        if claim.wrong >= HOST_CLAIM_TRIES:
+            log.warning("choosing the host: %d wrong numbers, closed", claim.wrong)
+            self.host_claim = None
+            self._after_change([])  # every screen sees it closed
+        raise CommandError(
+            "wrong_host_number",
+            "That is not the number on the table display.",
+            left=max(0, HOST_CLAIM_TRIES - claim.wrong),
+        )
+
+    def _host_chosen(self) -> list[Outgoing]:
+        """The claim is taken: it closes, and everyone (the old host too) is told who is host."""
+        self.host_claim = None
+        host = self.data.host
+        name = self.data.seats[host].name if host is not None else ""
+        log.warning("%s is the host now, chosen at the table", name)
+        return self.messages.notice(
+            "host_changed", f"{name} is the host now, chosen at the table.", {"name": name}
+        )
+
     def phase(self) -> str:
         with self.lock:
             state = self.live.game
@@ -605,6 +682,23 @@ def _auth_text(auth: dict[str, Any], key: str, code: str, message: str) -> str |
         log.warning("refused a connection whose %s is not readable", key)
         raise CommandError(code, message)
     return value
+
+
+HOST_CLAIM_SECONDS = 120.0  # how long the host's seat stays open to the table
+HOST_CLAIM_TRIES = 5  # wrong numbers before it closes
+
+
+@dataclass
+class HostClaim:
+    """The host's seat, open to the phone that enters ``number`` (shown on the Pi's own screen)."""
+
+    number: str
+    until: float = field(default_factory=lambda: time.time() + HOST_CLAIM_SECONDS)  # wall clock
+    wrong: int = 0
+
+    def shown(self) -> dict[str, Any]:
+        """What the Pi's own screen is sent (and no other)."""
+        return {"number": self.number, "until": self.until}
 
 
 def kicked() -> CommandError:

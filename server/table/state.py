@@ -90,6 +90,8 @@ class Outcome:
     game_action: tuple[int, int, int | None, dict[str, Any]] | None = None
     revoked: list[int] = field(default_factory=list)  # seats whose phone must be sent away
     moved: dict[int, int] | None = None  # seats renumbered: old number -> new number
+    host_claim: bool = False  # the table opened a claim to the host's seat (HOST and NEXT)
+    host_chosen: bool = False  # a phone at the table took the host's seat by that claim
 
 
 class TableState:

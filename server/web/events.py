@@ -61,7 +61,7 @@ def register_events(
             if sid in table.connections:  # only ever by a forged packet: connected already
                 raise ConnectionRefusedError("Connected already.", {"code": "malformed"})
             try:
-                who = table.connect(sid, auth)
+                who = table.connect(sid, auth, kiosk=kiosk)
             except IllegalAction as err:
                 with limits_lock:
                     failures.allow(f"address:{address}")

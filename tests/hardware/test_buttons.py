@@ -12,7 +12,7 @@ import pytest
 from longhall.server.games.api import progress_actions
 from longhall.server.games.cues import Light
 from longhall.server.table.service import Table
-from tests.inprocess import seated
+from tests.inprocess import Client, seated
 
 from .conftest import HOST, NEXT, SEATS, Rig, plan_all, play_bots
 
@@ -173,3 +173,44 @@ def test_next_shows_a_vikings_on_board_sailing_step_by_step(rig: Rig) -> None:
         rig.press(NEXT)
     assert rig.display.last()["game"]["public"]["phase"] != "reckon"
     assert not [n for n in rig.notices() if n["code"] == "next_too_early"]
+
+
+def test_host_held_and_next_open_the_host_s_seat_to_the_phone_that_enters_its_number(
+    rig: Rig,
+) -> None:
+    """Whoever joined first is the host for good, and may close the lobby: the people at the
+    table take it back. NEXT pressed while HOST is held opens the lobby and the host's seat; the
+    Pi's own screen alone is sent the number, and the phone that enters it becomes the host; the
+    old host is told. Neither HOST's pause nor its hold (the end of the night) acts."""
+    grabber, anna, bob = seated(rig.lh, ["Grabber", "Anna", "Bob"])
+    assert grabber.send("lock_lobby", locked=True)["ok"]
+    kiosk = Client(rig.lh, address="127.0.0.1")  # the Pi's own table display
+    rig.pins.pin(HOST).drive_low()
+    rig.settle()
+    rig.press(NEXT)
+    rig.pins.pin(HOST).drive_high()
+    rig.settle()
+    table = rig.display.last()["table"]
+    assert table["locked"] is False and table["host_claim"] is not None
+    assert rig.table.data.status == "lobby" and not rig.lh.night.ending
+    # the number goes to the Pi's own screen, and nowhere else
+    kiosk.pump()
+    (claim,) = [m["args"][0] for m in kiosk.messages if m["name"] == "host_claim"]
+    number = claim["number"]
+    assert len(number) == 6 and number.isdigit()
+    for phone in (grabber, anna, bob, rig.display):
+        phone.pump()
+        assert number not in str(phone.messages)
+    wrong = "000000" if number != "000000" else "111111"
+    refused = grabber.send("claim_host", number=wrong)
+    assert refused["error"]["code"] == "wrong_host_number"
+    assert anna.send("claim_host", number=number)["ok"]
+    assert rig.table.data.host == 1
+    assert rig.display.last()["table"]["host_claim"] is None
+    grabber.pump()
+    told = [m["args"][0] for m in grabber.messages if m["name"] == "notice"]
+    assert [n["params"] for n in told if n["code"] == "host_changed"] == [{"name": "Anna"}]
+    # the claim is closed: nobody else takes it
+    assert bob.send("claim_host", number=number)["error"]["code"] == "no_host_claim"
+    # and a phone cannot open it: only the table's own buttons and screen
+    assert grabber.send("reset_host")["error"]["code"] == "table_only"

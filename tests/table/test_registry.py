@@ -14,7 +14,10 @@ HOST_ONLY = frozenset(name for name, kind in KINDS.items() if kind.host_only)
 
 # The kinds a player who is not the host may send. Opening a command to every player is a
 # decision about the table's safety: it is made here, on purpose, not by editing a set of names.
-OPEN_TO_PLAYERS = {"profile", "act", "table"}
+# (claim_host: any player, with the number only the Pi's own screen shows.)
+OPEN_TO_PLAYERS = {"profile", "act", "table", "claim_host"}
+# The kinds only the table itself may send (its buttons, the Pi's own screen), never a phone.
+TABLE_ONLY = {"reset_host"}
 SAMPLES: dict[type, Any] = {
     int: 1,
     bool: True,
@@ -31,7 +34,8 @@ def sample(kind: str) -> dict[str, Any]:
 
 def test_every_kind_is_host_only_unless_opened_to_players_on_purpose() -> None:
     seated_kinds = {name for name, kind in KINDS.items() if "guest" not in kind.by}
-    assert seated_kinds - HOST_ONLY == OPEN_TO_PLAYERS
+    assert seated_kinds - HOST_ONLY - TABLE_ONLY == OPEN_TO_PLAYERS
+    assert {name for name, kind in KINDS.items() if "kiosk" in kind.by} == TABLE_ONLY
     assert {"kick", "remove_seat", "handover", "proxy", "history"} <= HOST_ONLY
     # the lobby's choices (the game and its options) are the host's alone
     assert {"set_game", "set_option", "set_language", "set_start_player", "botify"} <= HOST_ONLY
