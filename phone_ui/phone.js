@@ -17,19 +17,27 @@ const app = document.getElementById("app");
 
 // -- boot ----------------------------------------------------------------------------------------
 
+// A seat handed over by the host (/join/<code>#claim=<token>): a phone without a seat takes it at
+// once; a phone that holds a seat is asked first, and keeps its own token until the claim succeeds.
+const claimed = { token: null, state: null, from: "" }; // state: "ask" | "trying" | null
+const SEAT_GONE = ["bad_token", "revoked", "kicked"];
+
 async function boot() {
   await loadLanguage(pickLanguage());
   const claim = new URLSearchParams(location.hash.slice(1)).get("claim");
-  if (claim) {
-    // a seat handed over by the host: keep the token, take it out of the address bar
-    localStorage.setItem(TOKEN_KEY, claim);
-    history.replaceState(null, "", location.pathname);
-  }
+  if (claim) history.replaceState(null, "", location.pathname); // out of the address bar
   const token = localStorage.getItem(TOKEN_KEY);
-  setConn(connectTable(token ? { token } : guestAuth(), {
+  if (claim && claim !== token) Object.assign(claimed, { token: claim, state: token ? "ask" : "trying" });
+  const auth = claimed.state === "trying" ? { token: claim } : token ? { token } : guestAuth();
+  setConn(connectTable(auth, {
     state(message) {
       setMsg(message);
       setFatal(null);
+      if (claimed.state === "trying" && msg.you) { // the link's seat is this phone's now
+        localStorage.setItem(TOKEN_KEY, claimed.token);
+        localStorage.removeItem(WAS_KEY);
+        Object.assign(claimed, { token: null, state: null });
+      }
       const game = currentGame();
       if (game && game.onState) game.onState();
       render();
@@ -42,12 +50,30 @@ async function boot() {
       showToast(errorText(notice), "notice");
     },
     fatal(data) {
-      if (["bad_token", "revoked", "kicked"].includes(data.code)) {
+      if (claimed.state === "trying" && SEAT_GONE.includes(data.code)) {
+        // the link's seat is not to be had: a phone that had a seat goes back to it
+        const old = localStorage.getItem(TOKEN_KEY);
+        Object.assign(claimed, { token: null, state: null });
+        if (old) {
+          conn.reconnect({ token: old });
+          showToast(t("claim.failed", { name: claimed.from }), "error");
+          return;
+        }
+        setFatal({ code: "claim_failed" });
+        render();
+        return;
+      }
+      if (SEAT_GONE.includes(data.code)) {
         // the token goes, but is shown as the one this phone had when it joins again: a phone
         // the host sent away stays out until the host lets it back in
         const old = localStorage.getItem(TOKEN_KEY);
         if (old) localStorage.setItem(WAS_KEY, old);
         localStorage.removeItem(TOKEN_KEY);
+      }
+      if (claimed.state === "ask" && SEAT_GONE.includes(data.code)) {
+        claimed.state = "trying"; // this phone's own seat is gone: the link's is the one to take
+        conn.reconnect({ token: claimed.token });
+        return;
       }
       setFatal(data);
       render();
@@ -58,6 +84,25 @@ async function boot() {
     },
   }));
   render();
+}
+
+/** A phone that holds a seat opened a seat's claim link: it asks before giving its seat up. */
+function claimPrompt() {
+  const mine = seats()[me()];
+  claimed.from = mine ? mine.name : "";
+  return h("section", { class: "panel claim-prompt", id: "claim-prompt", role: "dialog" },
+    h("h2", {}, t("claim.title")),
+    h("p", {}, t("claim.text", { name: claimed.from })),
+    h("div", { class: "button-row" },
+      h("button", { class: "primary", id: "claim-take", onclick: () => {
+        claimed.state = "trying";
+        conn.reconnect({ token: claimed.token });
+        render();
+      } }, t("claim.take")),
+      h("button", { id: "claim-keep", onclick: () => {
+        Object.assign(claimed, { token: null, state: null });
+        render();
+      } }, t("claim.keep", { name: claimed.from }))));
 }
 
 /** While the table chooses its host (HOST held with NEXT, or the Pi's own screen): the number the
@@ -219,9 +264,11 @@ function draw() {
   else if (!msg.you) screenParts = joinScreen();
   else if (msg.table.status === "playing" && msg.game) screenParts = gameScreen();
   else screenParts = lobbyScreen();
-  // while the table chooses its host, every seated phone has the box for the number first
-  const hostBox = !fatal && msg && msg.you && msg.table.host_claim ? hostClaimPanel() : null;
-  parts.push(h("main", { class: "screen" }, hostBox, screenParts));
+  // a claim link's question, and while the table chooses its host the box for the number, first
+  const seated = !fatal && msg && msg.you;
+  const ask = seated && claimed.state === "ask" ? claimPrompt() : null;
+  const hostBox = seated && msg.table.host_claim ? hostClaimPanel() : null;
+  parts.push(h("main", { class: "screen" }, ask, hostBox, screenParts));
   const game = msg && msg.you && msg.table.status === "playing" && msg.game ? currentGame() : null;
   if (game && game.atHand) parts.push(game.atHand(msg.game));
   if (ui.sheet) parts.push(sheet());

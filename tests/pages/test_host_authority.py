@@ -1,5 +1,6 @@
 """The people at the table hold the authority, on real pages in Chromium: the Pi's own screen
-chooses the host again (after a question)."""
+chooses the host again (after a question), and a phone that holds a seat asks before a claim
+link takes it, and keeps its seat if the link's seat is not to be had."""
 
 from __future__ import annotations
 
@@ -72,3 +73,48 @@ def test_the_pi_s_own_screen_chooses_the_host_again(browser: Any, server: Server
     server.stop()  # and it is stored: Anna is still the host after a restart
     server.start()
     assert Phone(server.url).connect().current["table"]["host"] == 1
+
+
+def test_a_claim_link_on_a_seated_phone_asks_before_it_takes_the_seat(
+    browser: Any, server: ServerProcess
+) -> None:
+    """A claim link opened on a phone that holds a seat silently dropped that phone's token,
+    and a bogus link left it seatless. It asks first, and keeps its own token until the claim
+    succeeds."""
+    code = table_code(server)
+    host = Phone(server.url, {"code": code}, "host").connect()
+    assert host.join("Hilde")["ok"]
+    bob = phone_page(browser, server, code, "Bob")
+    cara = Phone(server.url, {"code": code}, "cara").connect()
+    assert cara.join("Cara")["ok"]
+    handover = host.command("handover", seat=2)  # Cara's seat, to a new phone
+    claim_url = handover["claim_url"]
+    token_of = f"localStorage.getItem('longhall.token.{code}')"
+    bobs_token = bob.page.evaluate(token_of)
+
+    def open_link(url: str) -> None:
+        bob.page.goto(url)
+        bob.page.reload()  # a new page, as a phone's browser opens a link
+        bob.page.wait_for_selector("#claim-prompt")
+        assert "This phone holds Bob's seat" in bob.page.inner_text("#claim-prompt")
+        assert bob.page.evaluate(token_of) == bobs_token  # nothing given up yet
+
+    # a bogus link: Bob's phone keeps Bob's seat
+    open_link(f"{server.url}/join/{code}#claim=not-a-seat-token")
+    bob.page.tap("#claim-take")
+    wait_until(bob.page, "document.body.innerText.includes('no longer to be had')")
+    wait_until(bob.page, "document.body.dataset.online === 'true'")
+    assert bob.page.evaluate(token_of) == bobs_token
+    assert "#claim-prompt" not in bob.page.content()
+    # the real link, declined, then taken
+    open_link(claim_url)
+    bob.page.tap("#claim-keep")
+    wait_until(bob.page, "document.querySelector('#claim-prompt') === null")
+    assert bob.page.evaluate(token_of) == bobs_token
+    open_link(claim_url)
+    bob.page.tap("#claim-take")
+    wait_until(bob.page, f"{token_of} === {handover['token']!r}")
+    host.wait(lambda m: m["table"]["seats"][2]["connected"])
+    assert bob.errors == []
+    host.disconnect()
+    cara.disconnect()
