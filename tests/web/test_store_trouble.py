@@ -134,6 +134,9 @@ def test_a_full_card_is_said_everywhere_and_the_table_comes_back_by_itself(
         assert not list(data.glob(f"{DB}.damaged-*"))  # nothing set aside
         log = (tmp_path / "server.log").read_text()
         assert "ends in part of a frame" in log
+        # the journal (and the watchdog's status line, tests/systemd/test_watchdog.py) says it too
+        assert "the game store cannot be written (full)" in log
+        assert "the game store can be written again" in log
 
 
 @pytest.mark.parametrize("stop", ["clean stop", "power cut"])
