@@ -156,8 +156,8 @@ def apply_reset_host(table: TableState, record: Record) -> Outcome:
 
 
 def prepare_claim_host(desk: Desk, who: Identity, cmd: Command) -> Prepared:
-    desk.check_host_number(cmd["number"])
     assert who.seat is not None
+    desk.check_host_number(cmd["number"], who.seat)
     return _record(seat=who.seat)
 
 

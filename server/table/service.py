@@ -299,7 +299,14 @@ class Table:
             raise CommandError("bad_token", "This seat is no longer yours.")
         if kind.own_seat is not None and kind.own_seat(who, cmd):
             return
-        if "player" not in kind.by and not ("host" in kind.by and who.seat == self.data.host):
+        host = "player" not in kind.by and "host" in kind.by and who.seat == self.data.host
+        if host and self.host_claim is not None:
+            # whoever is host now may be the one the table takes it from: no kick, no lock
+            raise CommandError(
+                "host_being_chosen",
+                "The table is choosing its host: the host's controls wait until it is chosen.",
+            )
+        if "player" not in kind.by and not host:
             raise CommandError("host_only", "Only the host can do that.", command=kind.name)
 
     def _check_version(self, who: Identity, kind: CommandKind, cmd: Command) -> None:
@@ -613,27 +620,29 @@ class Table:
                 self.host_claim = None
                 self.refresh()
 
-    def check_host_number(self, number: str) -> None:
-        """Whether ``number`` is the one the Pi's own screen shows (hold the lock); raise if
-        not. A few wrong numbers close the claim: it is opened again at the table."""
+    def check_host_number(self, number: str, seat: int) -> None:
+        """Whether ``number``, sent by ``seat``'s phone, is the one the Pi's own screen shows
+        (hold the lock); raise if not. A phone has HOST_CLAIM_TRIES: a phone far from the table
+        can neither guess the number nor, by guessing wrong, close the claim to the others."""
         claim = self.host_claim
         if claim is None:
             raise CommandError(
                 "no_host_claim",
                 "No host is being chosen now: hold HOST and press NEXT at the table first.",
             )
+        wrong = claim.wrong.get(seat, 0)
         typed = "".join(number.split())[:16]
-        if secrets.compare_digest(typed.encode("utf-8", "replace"), claim.number.encode()):
+        if wrong < HOST_CLAIM_TRIES and secrets.compare_digest(
+            typed.encode("utf-8", "replace"), claim.number.encode()
+        ):
             return
-        claim.wrong += 1
-        if claim.wrong >= HOST_CLAIM_TRIES:
-            log.warning("choosing the host: %d wrong numbers, closed", claim.wrong)
-            self.host_claim = None
-            self._after_change([])  # every screen sees it closed
+        claim.wrong[seat] = wrong = min(HOST_CLAIM_TRIES, wrong + 1)
+        if wrong == HOST_CLAIM_TRIES:
+            log.warning("choosing the host: seat %d entered %d wrong numbers", seat, wrong)
         raise CommandError(
             "wrong_host_number",
             "That is not the number on the table display.",
-            left=max(0, HOST_CLAIM_TRIES - claim.wrong),
+            left=HOST_CLAIM_TRIES - wrong,
         )
 
     def _host_chosen(self) -> list[Outgoing]:
@@ -685,7 +694,7 @@ def _auth_text(auth: dict[str, Any], key: str, code: str, message: str) -> str |
 
 
 HOST_CLAIM_SECONDS = 120.0  # how long the host's seat stays open to the table
-HOST_CLAIM_TRIES = 5  # wrong numbers before it closes
+HOST_CLAIM_TRIES = 3  # wrong numbers a phone may enter before it may try no more
 
 
 @dataclass
@@ -694,7 +703,7 @@ class HostClaim:
 
     number: str
     until: float = field(default_factory=lambda: time.time() + HOST_CLAIM_SECONDS)  # wall clock
-    wrong: int = 0
+    wrong: dict[int, int] = field(default_factory=dict)  # wrong numbers, by the seat that sent them
 
     def shown(self) -> dict[str, Any]:
         """What the Pi's own screen is sent (and no other)."""

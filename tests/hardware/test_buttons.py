@@ -181,7 +181,9 @@ def test_host_held_and_next_open_the_host_s_seat_to_the_phone_that_enters_its_nu
     """Whoever joined first is the host for good, and may close the lobby: the people at the
     table take it back. NEXT pressed while HOST is held opens the lobby and the host's seat; the
     Pi's own screen alone is sent the number, and the phone that enters it becomes the host; the
-    old host is told. Neither HOST's pause nor its hold (the end of the night) acts."""
+    old host is told, and cannot lock the lobby or send anyone away meanwhile; guessing the
+    number from afar neither works nor closes the claim. Neither HOST's pause nor its hold (the
+    end of the night) acts."""
     grabber, anna, bob = seated(rig.lh, ["Grabber", "Anna", "Bob"])
     assert grabber.send("lock_lobby", locked=True)["ok"]
     kiosk = Client(rig.lh, address="127.0.0.1")  # the Pi's own table display
@@ -201,9 +203,15 @@ def test_host_held_and_next_open_the_host_s_seat_to_the_phone_that_enters_its_nu
     for phone in (grabber, anna, bob, rig.display):
         phone.pump()
         assert number not in str(phone.messages)
+    # whoever holds the host's seat cannot undo it meanwhile: no lock, no kick
+    assert grabber.send("lock_lobby", locked=True)["error"]["code"] == "host_being_chosen"
+    assert grabber.send("kick", seat=1)["error"]["code"] == "host_being_chosen"
+    # a phone far from the table guesses: three wrong numbers, and none from it counts any more,
+    # not even the right one; the claim stays open to the others
     wrong = "000000" if number != "000000" else "111111"
-    refused = grabber.send("claim_host", number=wrong)
-    assert refused["error"]["code"] == "wrong_host_number"
+    lefts = [grabber.send("claim_host", number=wrong)["error"]["params"]["left"] for _ in range(4)]
+    assert lefts == [2, 1, 0, 0]
+    assert grabber.send("claim_host", number=number)["error"]["code"] == "wrong_host_number"
     assert anna.send("claim_host", number=number)["ok"]
     assert rig.table.data.host == 1
     assert rig.display.last()["table"]["host_claim"] is None
