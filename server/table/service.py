@@ -179,8 +179,7 @@ class Table:
             if self.storage.read_only:
                 raise CommandError(
                     "store_read_only",
-                    "The game store's card is read-only: nothing can be saved, so nothing can "
-                    "change.",
+                    "The Pi's storage is read-only: nothing can be saved, so nothing can change.",
                 )
             kind.check(cmd)
             self._check_version(who, kind, cmd)

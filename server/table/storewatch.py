@@ -30,10 +30,10 @@ NOTICES: dict[Status, str] = {
     "failing": "store_failing",
 }
 MESSAGES: dict[Status, str] = {
-    "full": "The game store's card is full: no move can be saved, so each one is refused until "
-    "there is room on it. Every move made before is kept.",
-    "read_only": "The game store's card is read-only: nothing can be saved, so the table can be "
-    "watched but not played. The SD card may be failing.",
+    "full": "The Pi's storage is full: no move can be saved, so each one is refused until there "
+    "is room. Every move made before is kept.",
+    "read_only": "The Pi's storage is read-only: nothing can be saved, so the table can be "
+    "watched but not played. The Pi's microSD may be failing.",
     "failing": "The game store cannot be written ({error}): each move is refused until it can. "
     "Every move made before is kept.",
 }
