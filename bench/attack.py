@@ -8,9 +8,14 @@ takes those for phones on the Wi-Fi; 127.0.0.1 is the kiosk, exempt from per-add
   memory are sampled throughout, and the memory 10 s after the flood stops.
 - slowloris: 64 half-sent requests from one address, and 64 from 64 addresses, held for
   ``--seconds``; ``/healthz`` is asked throughout.
+- WebSocket handshakes closed at once (each on a fresh server, warmed up as a night's phones
+  leave it): 16 clients from one address, from four, and each time from another of 500, for
+  ``--seconds``; a seated phone and the kiosk connect while it runs; the memory 60 s after.
+  Then 2,000 spectators that connect, take their snapshot and leave; the memory 45 s after.
 
 Figures printed: peak threads and RSS against the idle server (a ratio), RSS 10 s later, and how
-many ``/healthz`` requests were answered in time (5 s) while each attack ran.
+many ``/healthz`` requests were answered in time (5 s) while each attack ran; for the WebSocket
+floods, peak threads and RSS, whether the phone and the kiosk got in, and RSS a minute later.
 
 Run: ``.venv/bin/python bench/attack.py [--seconds 20]``.
 """
@@ -32,7 +37,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import contextlib
 
 from bench.engine import machine
-from tests.support import ServerProcess
+from tests.support import RawWebSocket, ServerProcess
+from tests.web import test_floods as floods
 
 
 def status(pid: int) -> tuple[int, float]:
@@ -158,6 +164,67 @@ def slowloris(server: ServerProcess, sources: list[str], seconds: float) -> None
     )
 
 
+def websocket_flood(label: str, address_of: floods.AddressOf, seconds: float) -> None:
+    """Handshakes closed at once, on a fresh server, as tests/web/test_floods.py runs them."""
+    with tempfile.TemporaryDirectory() as tmp:
+        server = ServerProcess(Path(tmp))
+        server.start()
+        try:
+            pid = server.proc.pid  # type: ignore[union-attr]
+            _, token = floods.seated_token(server)
+            warm = floods.warmed_up(server)
+            floods.FLOOD_SECONDS = seconds
+            got_in: list[str] = []
+
+            def during() -> None:
+                started = time.monotonic()
+                try:
+                    floods.the_table_is_reachable(server, token)
+                    got_in.append(f"yes, in {time.monotonic() - started:.1f} s")
+                except Exception as err:
+                    got_in.append(f"no ({type(err).__name__})")
+
+            with floods.Peaks(pid) as peaks:
+                count = floods.flood(floods.handshake_and_close(server.port), address_of, during)
+            ended = time.monotonic()
+            time.sleep(max(0.0, ended + 60 - time.monotonic()))
+            threads, rss = floods.threads_and_memory(pid)
+            print(
+                f"  {label}, {seconds:.0f} s: {count} handshakes; threads peak {peaks.threads}, "
+                f"{threads} a minute later; RSS warm {warm} MB, peak {peaks.memory} MB, "
+                f"{rss} MB a minute later; phone and kiosk during it: {got_in[0]}"
+            )
+        finally:
+            server.stop()
+
+
+def come_and_go(count: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        server = ServerProcess(Path(tmp))
+        server.start()
+        try:
+            pid = server.proc.pid  # type: ignore[union-attr]
+            warm = floods.warmed_up(server)
+
+            def cycles(n: int) -> None:
+                for _ in range(n):
+                    RawWebSocket(server.port, timeout=20).join({}).close()
+
+            with floods.Peaks(pid) as peaks:
+                clients = [threading.Thread(target=cycles, args=(count // 4,)) for _ in range(4)]
+                for c in clients:
+                    c.start()
+                for c in clients:
+                    c.join()
+            time.sleep(45)
+            print(
+                f"  {count} spectators come and go: threads peak {peaks.threads}; RSS warm {warm} "
+                f"MB, peak {peaks.memory} MB, {floods.threads_and_memory(pid)[1]} MB 45 s later"
+            )
+        finally:
+            server.stop()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=20)
@@ -177,6 +244,15 @@ def main() -> None:
             slowloris(server, many, args.seconds)
         finally:
             server.stop()
+    print("WebSocket handshakes closed at once (16 clients):")
+    websocket_flood("one address", lambda worker, n: "127.0.0.10", args.seconds)
+    websocket_flood("four addresses", lambda worker, n: f"127.0.0.{10 + worker % 4}", args.seconds)
+    websocket_flood(
+        "500 addresses",
+        lambda worker, n: f"127.0.{4 + (worker + 16 * n) // 250 % 2}.{1 + (worker + 16 * n) % 250}",
+        args.seconds,
+    )
+    come_and_go(2000)
 
 
 if __name__ == "__main__":

@@ -33,6 +33,7 @@ MOST_THREADS = 64 + 56 + 12
 MOST_MORE_MEMORY = 40  # MB over the server's own before the flood, at its peak
 MEMORY_BACK = 10  # MB over the server's own before the flood, a minute after it at the latest
 PHONE_ADDRESS = "127.0.0.60"  # the seated phone's
+AddressOf = Callable[[int, int], str]  # a flood's worker and its count so far -> its address
 
 
 def threads_and_memory(pid: int) -> tuple[int, int]:
@@ -127,7 +128,7 @@ def warmed_up(server: ServerProcess) -> int:
 
 def flood(
     work: Callable[[str], None],
-    address_of: Callable[[int, int], str],
+    address_of: AddressOf,
     during: Callable[[], None],
     workers: int = 16,
 ) -> int:
