@@ -12,7 +12,6 @@ per room and version, and each patch once per room, whoever is in it.
 
 from __future__ import annotations
 
-import time
 from typing import Any, Protocol
 
 from ..games.api import JSON
@@ -35,6 +34,8 @@ class Shown(Protocol):
     host_claim: Any  # the host's seat open to the table (service.HostClaim), or None
     started: float  # when this server started: a seat with no phone since is away since then
     away: dict[int, float]  # when each seat's last phone went away
+
+    def clock(self) -> float: ...  # the table's clock, which the two above are on
 
 
 class Messages:
@@ -76,7 +77,7 @@ class Messages:
                 **seat.public(),
                 "host": i == data.host,
                 "connected": seat.kind == "bot" or i in present,
-                # since when (server's wall clock) no phone holds this human seat
+                # since when (the table's clock) no phone holds this human seat
                 "away_since": None
                 if seat.kind == "bot" or i in present
                 else table.away.get(i, table.started),
@@ -86,7 +87,7 @@ class Messages:
         spec = table.live.spec
         return {
             "code": data.code,
-            "now": time.time(),  # the server's wall clock, to count how long a phone is away
+            "now": table.clock(),  # to count how long a phone is away
             "join_url": table.join_url,
             "game": data.game,
             "games": list(GAMES),

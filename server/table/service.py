@@ -76,9 +76,13 @@ class Table:
         # standing notices of the appliance (code -> notice), shown until taken away
         self.notices: dict[str, dict[str, Any]] = {}
         self.join_url = ""
-        # When each seat's last phone went away (wall clock, as the pages show it); a seat with
-        # no phone since this server started has been away since then.
-        self.started = time.time()
+        # The table's clock: the wall clock as it was when this server started, moved on by the
+        # monotonic clock. How long a phone has been away, and how long the host's claim stays
+        # open, count on it: NTP setting the Pi's wall clock back an hour changes neither.
+        self._epoch = time.time() - time.monotonic()
+        # When each seat's last phone went away (as the pages show it); a seat with no phone
+        # since this server started has been away since then.
+        self.started = self.clock()
         self.away: dict[int, float] = {}
         self._join_acks: dict[str, tuple[float, JSON]] = {}
         self.connections = Connections()
@@ -93,6 +97,10 @@ class Table:
         self.storage = StoreWatch(self)
         # the host's seat, open to the phone at the table that enters its number (reset_host)
         self.host_claim: HostClaim | None = None
+
+    def clock(self) -> float:
+        """The table's clock (seconds, near the wall clock's; see ``_epoch``)."""
+        return self._epoch + time.monotonic()
 
     def _restore(self) -> TableState:
         live = commands.restore(self.store, lambda: secrets.token_urlsafe(6))
@@ -456,7 +464,7 @@ class Table:
             self._mend()
             who = self.connections.remove(sid)
             if who is not None and who.kind == "seat" and who.seat is not None:
-                self.away[who.seat] = time.time()
+                self.away[who.seat] = self.clock()
                 self._after_change([])
 
     def snapshot_for(self, sid: str) -> JSON:
@@ -605,7 +613,8 @@ class Table:
     def _open_host_claim(self) -> list[Outgoing]:
         """Open the host's seat to the phone at the table that enters the number only the Pi's
         own screen shows (hold the lock); it closes after HOST_CLAIM_SECONDS."""
-        claim = self.host_claim = HostClaim(f"{secrets.randbelow(10**6):06d}")
+        claim = HostClaim(f"{secrets.randbelow(10**6):06d}", self.clock() + HOST_CLAIM_SECONDS)
+        self.host_claim = claim
         timer = threading.Timer(HOST_CLAIM_SECONDS, self._host_claim_ended, args=(claim,))
         timer.daemon = True
         timer.start()
@@ -701,7 +710,7 @@ class HostClaim:
     """The host's seat, open to the phone that enters ``number`` (shown on the Pi's own screen)."""
 
     number: str
-    until: float = field(default_factory=lambda: time.time() + HOST_CLAIM_SECONDS)  # wall clock
+    until: float  # on the table's clock (Table.clock)
     wrong: dict[int, int] = field(default_factory=dict)  # wrong numbers, by the seat that sent them
 
     def shown(self) -> dict[str, Any]:

@@ -70,10 +70,11 @@ def test_a_silent_client_is_dropped_and_its_seat_shows_offline(tmp_path: Path) -
 def test_a_silent_client_is_dropped_when_the_wall_clock_is_set_back(tmp_path: Path) -> None:
     """NTP sets the wall clock of a Pi that booted with a wrong time back an hour: a phone gone
     silent stayed "online" for over a minute. Every liveness decision is on the monotonic
-    clock (tests/web/shifted_clock.py sets the server's wall clock back)."""
+    clock (tests/web/shifted_clock.py sets the server's wall clock back), and so is how long a
+    phone has been away: one gone before the clock went back is not away "for -59 minutes"."""
     fifo = tmp_path / "clock"
     os.mkfifo(fifo)
-    os.environ["LONGHALL_TEST_PING"] = "1"
+    os.environ["LONGHALL_TEST_PING"] = "2"  # seconds: the host answers in time on a busy machine
     os.environ["LONGHALL_TEST_CLOCK"] = str(fifo)
     try:
         (tmp_path / "data").mkdir()
@@ -92,15 +93,23 @@ def test_a_silent_client_is_dropped_when_the_wall_clock_is_set_back(tmp_path: Pa
         token, seat = guest.token, guest.seat
         guest.disconnect()
         assert seat is not None
+        gone = Phone(server.url, {"code": code}, name="gone").connect()
+        assert gone.join("Cara")["ok"]
+        gone_seat = gone.seat
+        gone.disconnect()  # away from now on, before the clock goes back
+        assert gone_seat is not None
         silent = RawWebSocket(server.port, timeout=WAIT).join({"token": token})
         host.wait(lambda v: shows(v, seat, connected=True), WAIT)
         while silent.receive() != "2":  # the server's ping, which it will never hear answered
             pass
         with fifo.open("w") as f:  # the wall clock goes back an hour, now
             f.write("back\n")
-        # a second later the ping is late: found silent within seconds, not in an hour
+        # two seconds later the ping is late: found silent within seconds, not in an hour
         host.wait(lambda v: shows(v, seat, connected=False), 30)
         assert host.sio.connected  # the host, who answered every ping, is still here
+        table = host.current["table"]
+        away_for = table["now"] - table["seats"][gone_seat]["away_since"]
+        assert 0 <= away_for < WAIT, table
     finally:
         if silent is not None:
             silent.close()
