@@ -61,6 +61,7 @@ WORDS = {
     "what", "before", "after",  # a corrected thing, and its values in figures or "on"/"off"
     "password",  # the hotspot's password, as typed
     "text",  # a line of longhall.txt, as written
+    "error",  # the system's own words for a storage failure ("No space left on device")
 }  # fmt: skip
 # Placeholders that hold a number in some strings and words in others: where they are not words.
 MIXED: dict[str, dict[str, str]] = {
