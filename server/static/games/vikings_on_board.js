@@ -216,5 +216,9 @@ export function whyNot(pub, seat, myBarrels, building) {
     departure: pub.sterns > 0 && pub.stern_holder === null,
     exchange: port.filter((d) => d.hull.length).length >= 2,
   }[building];
-  return ok ? null : t(`vob.reason.${building}`);
+  if (ok) return null;
+  // with none of the player's pieces left in port, that is the reason, whatever else holds
+  const own = port.some((d) => d.hull.some((p) => p.colour === colour));
+  if (!own && (building === "promotion" || building === "change_drakkar")) return t("vob.reason.none_in_port");
+  return t(`vob.reason.${building}`);
 }
