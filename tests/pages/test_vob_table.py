@@ -40,3 +40,40 @@ def test_with_no_hull_piece_in_port_the_phone_gives_the_true_reason(
     assert "no other drakkar has room" not in phone.text(".vob-choice[data-building=move]")
     phone.no_errors()
     phone.close()
+
+
+def rect(page: Any, selector: str) -> dict[str, float]:
+    box = page.query_selector(selector).bounding_box()
+    assert box is not None, selector
+    return dict(box)
+
+
+def apart(a: dict[str, float], b: dict[str, float]) -> bool:
+    """Two boxes that do not overlap."""
+    return (
+        a["y"] + a["height"] <= b["y"]
+        or b["y"] + b["height"] <= a["y"]
+        or a["x"] + a["width"] <= b["x"]
+        or b["x"] + b["width"] <= a["x"]
+    )
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)])
+def test_the_away_and_stand_in_banners_cover_nothing_of_the_board(
+    browser: Any, server: ServerProcess, size: tuple[int, int]
+) -> None:
+    # Bram's phone is gone and a bot plays for Carla: it is said at the foot of the table display,
+    # and covers neither the market nor the piles' line; nor does the stand-in's line alone
+    st = new_game(3)
+    table = VobPage(browser, server, st, None, size=size, away={1}, stand_ins={2})
+    page = table.page
+    banner = table.text(".away-banner")
+    assert "Bram: phone gone" in banner and "Carla: a bot plays for now" in banner
+    for banner, away in ((".away-banner", {1}), (".standin-banner", set())):
+        table.table_args["away"] = away
+        table.show()
+        for part in (".vob-market", ".vob-market p", ".vob-harbour", ".vob-todo"):
+            assert apart(rect(page, banner), rect(page, part)), (banner, part)
+        assert rect(page, banner)["y"] + rect(page, banner)["height"] <= size[1]
+    table.no_errors()
+    table.close()

@@ -178,7 +178,9 @@ class VobPage:
         )
 
     def text(self, selector: str = "#app") -> str:
-        return str(self.page.inner_text(selector))
+        found = self.page.query_selector(selector)
+        assert found is not None, f"nothing shows {selector}"
+        return str(found.inner_text())
 
     def no_errors(self) -> None:
         assert self.watched.errors == [], self.watched.errors
