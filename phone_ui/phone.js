@@ -393,23 +393,29 @@ function joinScreen() {
 
 function seatList(hostControls) {
   const table = msg.table;
+  const asks = startAsked(table);
   const list = h("ol", { class: "seats" });
   table.seats.forEach((s, i) => {
     const row = h("li", { class: "seat-row" }, seatBadge(s),
       s.host ? h("span", { class: "tag" }, t("lobby.host")) : null,
       s.kind === "bot" ? h("span", { class: "tag" }, t(`lobby.bot_${s.bot}`)) : null,
-      i === table.start_player ? h("span", { class: "tag start" }, t("lobby.starts")) : null,
+      asks && i === table.start_player ? h("span", { class: "tag start" }, t("lobby.starts")) : null,
       s.kind === "human" && !s.connected ? h("span", { class: "tag away" }, t("lobby.away")) : null);
     if (hostControls) {
       const tools = h("span", { class: "row-tools" });
       if (i > 0) tools.append(h("button", { class: "small", "aria-label": t("lobby.move_up"), disabled: ui.pending, onclick: () => send("move_seat", { seat: i, to: i - 1 }) }, "↑"));
-      if (i !== table.start_player) tools.append(h("button", { class: "small", disabled: ui.pending, onclick: () => send("set_start_player", { seat: i }) }, t("lobby.make_start")));
+      if (asks && i !== table.start_player) tools.append(h("button", { class: "small", disabled: ui.pending, onclick: () => send("set_start_player", { seat: i }) }, t("lobby.make_start")));
       if (!s.host) tools.append(h("button", { class: "small danger", disabled: ui.pending, onclick: () => send(s.kind === "bot" ? "remove_seat" : "kick", { seat: i }) }, s.kind === "bot" ? t("lobby.remove_bot") : t("lobby.kick")));
       row.append(tools);
     }
     list.append(row);
   });
   return h("div", {}, h("h2", {}, t("lobby.seats", { n: table.seats.length, max: table.max_players })), list);
+}
+
+/** Whether the chosen game takes its start player from the lobby (some draw it, as printed). */
+function startAsked(table) {
+  return table.lobby_games[table.game].start_player !== false;
 }
 
 function lobbyScreen() {
@@ -422,8 +428,11 @@ function lobbyScreen() {
   }
   parts.push(h("section", { class: "panel" },
     h("h1", {}, table.status === "over" ? t("lobby.after_game") : t("lobby.title")),
-    h("p", { class: "muted" }, isHost ? t("lobby.host_intro", { min: table.min_players }) : t("lobby.wait_host")),
+    h("p", { class: "muted" }, !isHost ? t("lobby.wait_host")
+      : startAsked(table) ? t("lobby.host_intro", { min: table.min_players })
+        : t("lobby.host_intro_drawn", { min: table.min_players, game: t(`games.${table.game}`) })),
     seatList(isHost),
+    recoloured(),
     profileEditor()));
   if (isHost) {
     const n = table.seats.length;
@@ -497,6 +506,15 @@ function historyPanel() {
     return h("li", {}, t("host.history_line", { when: when.format(new Date(game.started * 1000)), names, result }));
   })));
   return box;
+}
+
+/** The chosen game has no seat of the colour this player chose: say which they play instead. */
+function recoloured() {
+  const mine = seats()[me()];
+  if (!mine.colour_was) return null;
+  return h("p", { class: "note recoloured", role: "status" }, t("lobby.recoloured", {
+    game: t(`games.${msg.table.game}`), was: t(`colour.${mine.colour_was}`), colour: t(`colour.${mine.colour}`),
+  }));
 }
 
 function profileEditor() {

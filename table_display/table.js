@@ -113,7 +113,9 @@ function lobbyScreen() {
     h("li", {}, seatBadge(s),
       s.host ? h("span", { class: "tag" }, t("lobby.host")) : null,
       s.kind === "bot" ? h("span", { class: "tag" }, t(`lobby.bot_${s.bot}`)) : null,
-      i === table.start_player ? h("span", { class: "tag start" }, t("lobby.starts")) : null,
+      // a game that draws its first player (as printed) is not asked who starts
+      i === table.start_player && table.lobby_games[table.game].start_player !== false
+        ? h("span", { class: "tag start" }, t("lobby.starts")) : null,
       s.kind === "human" && !s.connected ? h("span", { class: "tag away" }, t("lobby.away")) : null)));
   const n = table.seats.length;
   const parts = [
@@ -128,6 +130,9 @@ function lobbyScreen() {
         lobbyFacts(table),
         h("h2", {}, t("lobby.seats", { n, max: table.max_players })),
         n ? list : h("p", { class: "muted" }, t("lobby_table.empty")),
+        // the chosen game has no seat of the colour someone chose: they play another, and are told
+        table.seats.filter((s) => s.colour_was).map((s) => h("p", { class: "recoloured", "data-seat": s.seat },
+          t("lobby_table.recoloured", { game: t(`games.${table.game}`), was: t(`colour.${s.colour_was}`), name: `${s.symbol} ${s.name}`, colour: t(`colour.${s.colour}`) }))),
         table.locked ? h("p", { class: "locked", id: "lobby-locked" }, "🔒 ", t("lobby_table.locked")) : null,
         h("p", { class: "muted" }, n >= table.min_players ? t("lobby_table.ready") : t("lobby_table.need", { game: t(`games.${table.game}`), min: table.min_players }))),
       table.hotspot ? h("section", { class: "panel wifi" },

@@ -111,6 +111,9 @@ class Lobby:
     colours: tuple[str, ...]  # the seats' colours the game has
     minutes: tuple[int, int]  # the playing time, shortest and longest
     options: tuple[Option, ...] = ()
+    # the host says who starts (the lobby asks and the config gets it); False: the game draws its
+    # first player itself, as its rules print, and the lobby does not ask
+    start_player: bool = True
     # the game's table-display module shows the options in the lobby (its ``lobbyFacts``): the
     # table display loads it there for them, and only then
     table_facts: bool = False

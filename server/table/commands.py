@@ -80,6 +80,8 @@ def prepare_profile(desk: Desk, who: Identity, cmd: Command) -> Prepared:
 
 def apply_profile(table: TableState, record: Record) -> Outcome:
     seat = table.data.seats[record["seat"]]
+    if record["colour"] != seat.colour:
+        seat.colour_was = None  # a colour of their own choice
     seat.name, seat.colour = record["name"], record["colour"]
     return _outcome()
 
@@ -247,12 +249,20 @@ def prepare_set_game(desk: Desk, who: Identity, cmd: Command) -> Prepared:
             max=spec.max_players,
             seated=len(seats),
         )
-    # a seat whose colour the game does not have takes one it has (the seats stay)
+    # a seat whose colour the game does not have takes one it has (the seats stay), and keeps the
+    # one it had to leave, to be told so and to get it back from a game that has it, if free
     colours = [s.colour for s in seats]
+    was = [s.colour_was for s in seats]
+    for i, wanted in enumerate(was):
+        if wanted is not None and wanted in lobby.colours:
+            if wanted not in colours:
+                colours[i] = wanted
+            was[i] = None
     for i, colour in enumerate(colours):
         if colour not in lobby.colours:
             colours[i] = next(c for c in lobby.colours if c not in colours)
-    return _record(game=cmd["game"], colours=colours)
+            was[i] = was[i] or colour
+    return _record(game=cmd["game"], colours=colours, was=was)
 
 
 def apply_set_game(table: TableState, record: Record) -> Outcome:
@@ -260,6 +270,8 @@ def apply_set_game(table: TableState, record: Record) -> Outcome:
     table.spec = GAMES[record["game"]]
     for seat, colour in zip(table.data.seats, record.get("colours", ()), strict=False):
         seat.colour = colour
+    for seat, was in zip(table.data.seats, record.get("was", ()), strict=False):
+        seat.colour_was = was
     table.game = None  # the last game's board belongs to the other game
     return _outcome()
 

@@ -99,6 +99,7 @@ class Messages:
                     "bots": [b for b in BOT_KINDS if b in game.bots],
                     "options": [option.name for option in game.lobby.options],
                     "table_facts": game.lobby.table_facts,
+                    "start_player": game.lobby.start_player,  # False: the game draws it
                 }
                 for name, game in GAMES.items()
             },

@@ -41,6 +41,9 @@ class Occupant:
     bot: str | None = None  # greedy | random for bots
     token_hash: str | None = None  # humans only
     vacant: bool = False  # a human seat whose phone was sent away during a game
+    # the colour the player chose, while the chosen game has no such colour and the seat plays
+    # another (given back by a game that has it and where it is free; a colour chosen ends it)
+    colour_was: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -58,4 +61,5 @@ class Occupant:
             "kind": self.kind,
             "bot": self.bot,
             "vacant": self.vacant,
+            "colour_was": self.colour_was,
         }

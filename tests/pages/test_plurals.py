@@ -62,6 +62,7 @@ WORDS = {
     "password",  # the hotspot's password, as typed
     "text",  # a line of longhall.txt, as written
     "error",  # the system's own words for a storage failure ("No space left on device")
+    "was",  # the colour a seat chose, which the chosen game has not
 }  # fmt: skip
 # Placeholders that hold a number in some strings and words in others: where they are not words.
 MIXED: dict[str, dict[str, str]] = {

@@ -12,6 +12,8 @@ from longhall.server.games.vikings_on_board import rules as R
 
 from ..games.vikings_on_board.helpers import arrange, make_active, new_game
 from ..support import ServerProcess
+from .conftest import Watched, tap_until, wait_until
+from .test_game import open_phone
 from .vob_driver import VobPage
 
 pytestmark = pytest.mark.slow
@@ -77,3 +79,53 @@ def test_the_away_and_stand_in_banners_cover_nothing_of_the_board(
         assert rect(page, banner)["y"] + rect(page, banner)["height"] <= size[1]
     table.no_errors()
     table.close()
+
+
+def test_choosing_vikings_on_board_asks_nobody_who_starts_and_tells_of_a_changed_colour(
+    browser: Any, server: ServerProcess
+) -> None:
+    context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="en")
+    table = Watched(context.new_page(), "table display")
+    table.page.goto(server.url + "/")
+    table.page.wait_for_selector("#join-url")
+    phone = open_phone(browser, table.page.inner_text("#join-url"), "Anna", "en")
+    host = phone.page
+    host.tap("details.profile summary")  # Anna takes white, a castle Vikings on Board has not
+    tap_until(
+        host,
+        ".profile .swatch.colour-white",
+        "!!document.querySelector('.swatch.chosen.colour-white')",
+    )
+    tap_until(host, "[data-bot=greedy]", "document.querySelectorAll('.seat-row').length === 2")
+    # Eketorp asks who starts (R1.4: the oldest player)
+    assert host.query_selector(".tag.start") and table.page.query_selector(".tag.start")
+    assert "choose who starts" in host.inner_text("#app")
+
+    vikings = "document.querySelector('[data-game=vikings_on_board].chosen')"
+    tap_until(host, "[data-game=vikings_on_board]", vikings)
+    wait_until(
+        table.page, "document.querySelector('.game-facts').dataset.game === 'vikings_on_board'"
+    )
+    # V1.2: the first player is drawn, so nobody is asked or shown as starting
+    assert host.query_selector(".tag.start") is None
+    assert table.page.query_selector(".tag.start") is None
+    assert "Starts" not in [b.inner_text() for b in host.query_selector_all(".seat-row button")]
+    assert "Vikings on Board draws who starts." in host.inner_text("#app")
+    # the colour Anna chose is not in this game: she is told which she plays, and so is the table
+    said = "Vikings on Board has no white: you play blue in it. Choose another colour below if you like."
+    assert host.inner_text(".recoloured") == said
+    wait_until(table.page, "!!document.querySelector('.recoloured')")
+    assert (
+        table.page.inner_text(".recoloured")
+        == "Vikings on Board has no white: ● Anna plays blue in it."
+    )
+
+    # back to Eketorp: white is hers again, and nothing more is said
+    tap_until(
+        host, "[data-game=eketorp]", "!!document.querySelector('.swatch.chosen.colour-white')"
+    )
+    assert host.query_selector(".recoloured") is None
+    wait_until(table.page, "!document.querySelector('.recoloured')")
+    assert phone.errors == [] and table.errors == []
+    host.context.close()
+    context.close()

@@ -195,6 +195,7 @@ def test_the_host_picks_the_game_among_those_with_pages(longhall: Longhall) -> N
         "bots": ["greedy", "random", "expert"],
         "options": [],
         "table_facts": False,
+        "start_player": False,  # V1.2: the first player is drawn, nobody is asked
     }
     assert table["lobby_games"]["vikings_gone_wild"] == {
         "min_players": 2,
@@ -203,6 +204,7 @@ def test_the_host_picks_the_game_among_those_with_pages(longhall: Longhall) -> N
         "bots": ["greedy", "random"],
         "options": ["end_mark", "numbers", "bonus_names"],  # W9.2; kept at the table (D1, D20)
         "table_facts": True,  # the table display shows them
+        "start_player": True,
     }
     assert anna.send("set_game", game="carcassonne")["error"]["code"] == "unknown_game"
     assert anna.send("set_game", game="vikings_on_board")["ok"]
@@ -366,3 +368,23 @@ def test_the_host_picks_the_table_display_s_language(settings: Settings) -> None
         assert again.table.public_table()["language"] is None
     finally:
         again.stop()
+
+
+def test_a_colour_the_game_has_not_is_kept_told_and_given_back(longhall: Longhall) -> None:
+    anna, bob = seated(longhall, ["Anna", "Bob"])
+    assert anna.send("profile", name="Anna", colour="white")["ok"]
+    assert anna.send("set_game", game="vikings_on_board")["ok"]
+    seats = anna.last()["table"]["seats"]
+    assert (
+        seats[0]["colour"] in ("red", "blue", "yellow", "green")
+        and seats[0]["colour_was"] == "white"
+    )
+    assert seats[1]["colour_was"] is None
+    assert anna.send("set_game", game="eketorp")["ok"]  # a game with white: hers again
+    seats = anna.last()["table"]["seats"]
+    assert (seats[0]["colour"], seats[0]["colour_was"]) == ("white", None)
+    assert anna.send("set_game", game="vikings_on_board")["ok"]
+    assert anna.send("profile", name="Anna", colour="green")["ok"]  # her own choice now
+    assert anna.send("set_game", game="eketorp")["ok"]
+    seats = anna.last()["table"]["seats"]
+    assert (seats[0]["colour"], seats[0]["colour_was"]) == ("green", None)

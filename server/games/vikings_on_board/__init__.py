@@ -29,8 +29,9 @@ SPEC = GameSpec(
     public_view=public_view,
     private_view=private_view,
     bots={"random": RandomBot, "greedy": GreedyBot, "expert": ExpertBot},
-    # 4 colours (V0.1), each player playing the one they sat down with; the box: 30 to 60 minutes
-    lobby=Lobby(colours=("red", "blue", "yellow", "green"), minutes=(30, 60)),
+    # 4 colours (V0.1), each player playing the one they sat down with; the box: 30 to 60 minutes;
+    # the turn order is drawn (V1.2), so the lobby does not ask who starts
+    lobby=Lobby(colours=("red", "blue", "yellow", "green"), minutes=(30, 60), start_player=False),
     configure=configure,
     data=(
         DataFile(
