@@ -9,7 +9,7 @@ import {
   logLine, pieceWords, sailingShown, whyNot,
 } from "/static/games/vikings_on_board.js";
 import {
-  act, actionButton, finalScores, legalHas, me, msg, name, online, openSheet, render, seats, tableStep, ui, waiting,
+  act, actionButton, finalScores, legalHas, me, msg, name, online, openSheet, present, render, seats, tableStep, ui, waiting,
 } from "../page.js";
 
 document.head.append(h("link", { rel: "stylesheet", href: new URL("./vikings_on_board.css", import.meta.url).href }));
@@ -85,8 +85,9 @@ function theirMove(g) {
   return waiting(t("vob.you.wait_choice", { name: name(seat) }));
 }
 
-/** A sailing shown step by step (V4.2, V4.3): what the table display shows now, in short, and
- * NEXT for any player (as the table's own button): the next colour counted, the ranking, the bet. */
+/** A sailing's reckoning (V4.2, V4.3): what the table display shows, in short, and NEXT, which
+ * hands out the chests. NEXT is the sailing player's (who put the stern on), so nobody moves the
+ * table on before the others have read it; any phone's when no player holds that seat's phone. */
 function reckonPanel(pub) {
   const s = pub.sailing;
   const shown = sailingShown(pub, { drakkar: s.drakkar, influence: s.influence });
@@ -110,10 +111,17 @@ function reckonPanel(pub) {
   return h("section", { class: "panel vob-prompt vob-reckon", "data-shown": s.shown },
     h("h2", {}, t("vob.table.sailing", { drakkar: drakkarNo(s.drakkar) })),
     lines.length ? h("ul", {}, lines.map((text) => h("li", {}, text))) : null,
-    h("button", {
+    nextMine(s) ? h("button", {
       class: "primary wide", id: "vob-next", "data-table": "next", disabled: ui.pending || !online,
       onclick: () => tableStep("next"),
-    }, t(`vob.table.next.${shown.next}`)));
+    }, t(`vob.table.next.${shown.next}`)) : h("p", { class: "muted" }, t("vob.table.next_by", { name: name(s.by) })));
+}
+
+/** Whether this phone moves the sailing on: the sailing player's, or any when nobody plays that
+ * seat from a phone now (a bot, a bot standing in, a phone away). */
+function nextMine(s) {
+  const by = s.by;
+  return by === null || by === undefined || by === me() || !present(by) || !!seats()[by].bot;
 }
 
 function yourMove(g) {

@@ -8,7 +8,7 @@ import {
   GOODS, HULL_MAX, chestChip, colourLabel as labelOf, colourMark, colourName, countWords, drakkarNo, endReason, errorWords,
   findPiece, logLine, pieceWords, sailingShown,
 } from "/static/games/vikings_on_board.js";
-import { msg, name, token, url } from "../page.js";
+import { msg, name, seats, token, url } from "../page.js";
 
 document.head.append(h("link", { rel: "stylesheet", href: new URL("./vikings_on_board.css", import.meta.url).href }));
 
@@ -17,6 +17,12 @@ const symbols = () => msg.table.colours;
 /** A colour in words with its mark; a played colour also names its player. */
 function colourLabel(pub, colour) {
   return pub.colours.includes(colour) ? labelOf(pub, colour, name) : `${symbols()[colour] || ""} ${colourName(colour)}`;
+}
+
+/** A player's name alone, beside a mark that already shows their colour's symbol. */
+function bareName(seat) {
+  const s = seats()[seat];
+  return s ? s.name : "?";
 }
 
 // A move's log event names the drakkar its piece came from: the lines read the same after a
@@ -160,14 +166,14 @@ function sailingSteps(pub, { sail, events }) {
   steps.push(h("h3", {}, t("vob.table.sailing", { drakkar: drakkarNo(shown.drakkar) })));
   if (counted.length) steps.push(h("p", { class: "muted" }, t("vob.table.influence")));
   if (counted.length && !shown.ranked) { // once ranked, the ranking carries each colour's total
-    const items = counted.map((c) => h("li", {}, colourMark(c.colour, symbols()), " ", countWords(pub, c, name)));
+    const items = counted.map((c) => h("li", {}, colourMark(c.colour, symbols()), " ", countWords(pub, c, bareName)));
     steps.push(h("ul", { class: "vob-counts" }, items));
     newest = items[items.length - 1];
   }
   if (shown.ranked && !ranking.length) step(h("p", {}, t("vob.table.nobody")));
   if (shown.ranked && ranking.length) {
     const ranked = [h("ol", { class: "vob-influence" }, ranking.map((r, i) => h("li", { class: i === 0 ? "leader" : "" },
-      colourMark(r.colour, symbols()), " ", colourLabel(pub, r.colour), " ", h("strong", {}, `${r.shields}`), " ", icon("shield"))))];
+      colourMark(r.colour, symbols()), " ", labelOf(pub, r.colour, bareName), " ", h("strong", {}, `${r.shields}`), " ", icon("shield"))))];
     for (let i = 1; i < ranking.length; i++) {
       if (ranking[i].shields === ranking[i - 1].shields) {
         ranked.push(h("p", { class: "small" }, t("vob.table.tie", { a: colourName(ranking[i - 1].colour), b: colourName(ranking[i].colour), n: ranking[i].shields })));
@@ -187,8 +193,19 @@ function sailingSteps(pub, { sail, events }) {
     step(h("ul", { class: "vob-takes" }, chests.map((e) => h("li", {}, line(e, pub)))));
   }
   if (newest && shown.shown !== null) newest.classList.add("vob-newest");
-  if (shown.next) steps.push(h("p", { class: "vob-next-hint" }, icon("turn"), " ", t(`vob.table.next.${shown.next}`)));
+  if (shown.next) {
+    // the phone that moves on is the sailing player's, when a player holds it (else any phone)
+    const by = pub.sailing && pub.sailing.by;
+    const who = by !== null && by !== undefined && present(by) ? [" ", t("vob.table.next_phone", { name: name(by) })] : null;
+    steps.push(h("p", { class: "vob-next-hint" }, icon("turn"), " ", t(`vob.table.next.${shown.next}`), who));
+  }
   return h("div", { class: "vob-sailing", "data-drakkar": shown.drakkar, "data-shown": shown.shown ?? "all" }, steps);
+}
+
+/** A seat a player plays from their phone now (not a bot, not standing in, phone not away). */
+function present(seat) {
+  const s = seats()[seat];
+  return !!s && s.kind === "human" && !s.bot && s.connected && !s.vacant;
 }
 
 /** What happened, newest first, in words that say what to move on the physical board. */

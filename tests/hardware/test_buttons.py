@@ -146,9 +146,10 @@ def test_the_buttons_and_lights_run_on_one_thread_of_their_own(
     assert [rig.pins.pin(p).state for p in SEATS[:3]] == [False, False, False]  # all off
 
 
-def test_next_shows_a_vikings_on_board_sailing_step_by_step(rig: Rig) -> None:
-    """V4.2, V4.3: NEXT counts each colour's shields, ranks them, pays the bet; meanwhile every
-    seat LED is steady and the indicator white (the table waits for NEXT), from the public view."""
+def test_next_hands_out_a_vikings_on_board_sailing_s_chests(rig: Rig) -> None:
+    """V4.2, V4.3: a sailing's reckoning (each colour's shields, the ranking, the bet paid) is
+    shown at once; meanwhile every seat LED is steady and the indicator white (the table waits
+    for NEXT), from the public view, and one press hands out the chests."""
     (anna,) = seated(rig.lh, ["Anna"])
     assert anna.send("set_game", game="vikings_on_board")["ok"]
     assert anna.send("add_bot", bot="greedy")["ok"]
@@ -164,13 +165,13 @@ def test_next_shows_a_vikings_on_board_sailing_step_by_step(rig: Rig) -> None:
         assert anna.act(**rnd.choice(legal))["ok"]
     else:
         raise AssertionError("no drakkar sailed")
-    steps, colours = public["sailing"]["steps"], len(public["sailing"]["influence"])
-    for shown in range(steps + 1):
-        sailing = rig.display.last()["game"]["public"]["sailing"]
-        assert sailing["shown"] == shown and len(sailing["counted"]) == min(shown, colours)
-        assert rig.lights()[:2] == [Light.ON, Light.ON]
-        assert rig.colour() == ((1, 1, 1), Light.ON)
-        rig.press(NEXT)
+    # the whole reckoning is shown at once; one press hands out the chests
+    sailing = public["sailing"]
+    assert sailing["shown"] == sailing["steps"] and sailing["paid"]
+    assert len(sailing["counted"]) == len(sailing["influence"])
+    assert rig.lights()[:2] == [Light.ON, Light.ON]
+    assert rig.colour() == ((1, 1, 1), Light.ON)
+    rig.press(NEXT)
     assert rig.display.last()["game"]["public"]["phase"] != "reckon"
     assert not [n for n in rig.notices() if n["code"] == "next_too_early"]
 

@@ -134,7 +134,7 @@ def step_kind(page: Any) -> str:
     )
 
 
-RANKED = ".vob-sailing .vob-influence.vob-newest, .vob-sailing .vob-newest .vob-influence"
+RANKED = ".vob-sailing .vob-influence"
 TODO = "[...document.querySelectorAll('.vob-todo li')].map((li) => li.textContent)"
 
 
@@ -207,7 +207,7 @@ def test_a_whole_two_player_game_with_two_phones(browser: Any, server: ServerPro
         if not acted:
             table.page.wait_for_timeout(50)
         if "vob-table-sailing" not in shots and table.page.query_selector(RANKED):
-            shots.add("vob-table-sailing")  # a sailing half shown: ranked, the bet still to come
+            shots.add("vob-table-sailing")  # a sailing's reckoning: counted, ranked, the bet paid
             screenshot(table.page, "vob-table-sailing")
         if "table-reload" not in shots and "from drakkar" in table.page.inner_text(".vob-todo"):
             shots.add("table-reload")

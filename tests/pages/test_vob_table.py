@@ -10,13 +10,25 @@ import pytest
 from longhall.server.games.vikings_on_board import VikingsState
 from longhall.server.games.vikings_on_board import rules as R
 
-from ..games.vikings_on_board.helpers import arrange, make_active, new_game
+from ..games.vikings_on_board.helpers import (
+    BLUE,
+    GREEN,
+    RED,
+    arrange,
+    end_turn_with_stern,
+    make_active,
+    new_game,
+    piece,
+    set_prow,
+)
 from ..support import ServerProcess
 from .conftest import Watched, tap_until, wait_until
 from .test_game import open_phone
 from .vob_driver import VobPage
 
 pytestmark = pytest.mark.slow
+
+Q, X = "\u2019", "\u00d7"  # the pages' apostrophe and multiplication sign
 
 
 def all_sailed(st: VikingsState, seat: int) -> None:
@@ -112,8 +124,8 @@ def test_choosing_vikings_on_board_asks_nobody_who_starts_and_tells_of_a_changed
     assert "Starts" not in [b.inner_text() for b in host.query_selector_all(".seat-row button")]
     assert "Vikings on Board draws who starts." in host.inner_text("#app")
     # the colour Anna chose is not in this game: she is told which she plays, and so is the table
-    said = "Vikings on Board has no white: you play blue in it. Choose another colour below if you like."
-    assert host.inner_text(".recoloured") == said
+    said = "Vikings on Board has no white: you play blue in it."
+    assert host.inner_text(".recoloured") == f"{said} Choose another colour below if you like."
     wait_until(table.page, "!!document.querySelector('.recoloured')")
     assert (
         table.page.inner_text(".recoloured")
@@ -129,3 +141,40 @@ def test_choosing_vikings_on_board_asks_nobody_who_starts_and_tells_of_a_changed
     assert phone.errors == [] and table.errors == []
     host.context.close()
     context.close()
+
+
+def test_a_sailing_is_read_at_once_and_moved_on_by_the_player_who_sailed(
+    browser: Any, server: ServerProcess
+) -> None:
+    st = new_game(3)  # Anna red ▲, Bram green ◆, Carla blue ●
+    table = VobPage(browser, server, st, None)
+    anna = VobPage(browser, server, st, RED)
+    bram = VobPage(browser, server, st, GREEN)
+
+    # V4.2, V4.3 (example C): drakkar 5 sails; Bram bet on blue, which leads
+    arrange(st, {4: [piece(BLUE, 4), piece(RED, 0), piece(GREEN, 2), piece(RED, 2)]})
+    set_prow(st, 4, ["grain", "furs"])
+    st.hands[GREEN].remove(2)
+    st.quay[4][BLUE] = GREEN * R.BARRELS + 2
+    end_turn_with_stern(st, RED)
+    st.apply(RED, {"type": "sail", "drakkar": 4})
+    for page in (table, anna, bram):
+        page.show()
+    # the whole reckoning at once: the table reads it before anyone moves on
+    status = table.text(".vob-status")
+    assert "● Carla 3" in status and "▲ Anna 3" in status and "◆ Bram 2" in status
+    assert f"◆ Bram{Q}s barrel on blue is won back." in status
+    for symbol in "▲◆●":
+        assert f"{symbol} {symbol}" not in status, status
+    assert table.text(".vob-next-hint").strip() == (
+        f"NEXT: hand out the chests. From ▲ Anna{Q}s phone, once everyone has read it."
+    )
+    # only the phone of the player who sailed moves the table on; the others say who will
+    assert bram.page.query_selector("#vob-next") is None
+    assert "▲ Anna hands out the chests with NEXT once everyone has read this." in bram.text()
+    anna.page.tap("#vob-next")
+    wait_until(anna.page, "document.body.dataset.phase === 'share'")
+    assert [c["action"] for c in anna.commands if c["type"] == "table"] == [{"type": "next"}]
+    for page in (table, anna, bram):
+        page.no_errors()
+        page.close()

@@ -2,8 +2,8 @@
 
 One viking at a time (V2.1): the seat whose turn it is, and a seat the game asks during a sailing,
 blinks fast; the others are steady. The phase indicator is green during a turn, red while a
-drakkar sails and its chests are shared, white while the sailing is shown step by step and NEXT
-moves it on. No beeps. docs/pi-setup.md tells it for the people at the table.
+drakkar sails and its chests are shared, white while the sailing's reckoning is shown and NEXT
+hands out the chests. No beeps. docs/pi-setup.md tells it for the people at the table.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ INDICATOR: dict[str, Indicator] = {
     "act": "act",
     "bonus": "act",
     "sail": "contest",
-    "reckon": "next",  # a sailing shown step by step: press NEXT
+    "reckon": "next",  # a sailing's reckoning is shown: NEXT hands out the chests
     "share": "contest",
     "over": "over",
 }

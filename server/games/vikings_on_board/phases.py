@@ -3,8 +3,8 @@
 ``turn``: the next viking moves to a building (V2.1, V2.2); ``act``: its owner carries out the
 building's action (V3); ``bonus``: with 2 players, the other player's bonus viking (V3.10);
 ``sail``: the stern's taker chooses the drakkar that sails at the end of the turn (V4.1, D5);
-``reckon``: the table shows the sailing one step per NEXT (each colour's shields, the ranking,
-the bet on the leader; V4.2, V4.3); ``share``: the sailing drakkar's chests are handed out
+``reckon``: the table shows the sailing's reckoning (each colour's shields, the ranking, the bet
+on the leader; V4.2, V4.3) until NEXT; ``share``: the sailing drakkar's chests are handed out
 (V4.4, V4.5). A phase's ``enter`` may resolve automatic steps and return the next phase at
 once; ``follows`` lists every phase that may come next and the state refuses any other transition.
 """

@@ -61,36 +61,42 @@ def sail(st: VikingsState, seat: Seat, action: Action) -> None:
         "chooser": None,
         "mode": None,
         "shown": 0,
+        "by": seat,  # who put the stern on: their phone says when the chests go round
     }
+    _show_all(st, st.sailing)
     st.goto("reckon")
 
 
-# -- the reckoning, one step per NEXT (V4.2, V4.3) ------------------------------------------------
-# The printed game counts each colour's shields aloud, ranks the colours, then pays the winning
-# bet, before anyone touches a chest. The table does the same, one step per NEXT, so every player
-# can follow it on the table display: step k (1..m) counts the k-th colour aboard (from the prow),
-# step m + 1 ranks them (with the tie-break), step m + 2 pays the bet on the leader. Nothing here
+# -- the reckoning, then one NEXT (V4.2, V4.3) ----------------------------------------------------
+# The printed game counts each colour's shields, ranks the colours and pays the winning bet before
+# anyone touches a chest. The table display shows all of it at once, the moment the drakkar sails:
+# each colour's shields from the prow, the ranking with its tie-break, the bet on the leader. One
+# NEXT then hands out the chests, once the table has read it and given the barrel back. (A game
+# saved when each of those was a NEXT of its own shows the rest at its next NEXT.) Nothing here
 # draws from the RNG or asks a player, so the outcome is the one the single action gave.
 
 
 def reckon_steps(sailing: dict[str, Any]) -> int:
-    """How many NEXT steps the reckoning shows: each colour aboard, the ranking, the bets (with
-    no hull piece aboard, one: nobody leads, V4.1)."""
+    """How many parts the reckoning has: each colour aboard, the ranking, the bets (with no hull
+    piece aboard, one: nobody leads, V4.1)."""
     colours = len(sailing["influence"])
     return colours + 2 if colours else 1
 
 
+def _show_all(st: VikingsState, sailing: dict[str, Any]) -> None:
+    """Show the whole reckoning; the bet on the leading colour is paid now (V4.3)."""
+    sailing["shown"] = reckon_steps(sailing)
+    order = sailing["influence"]
+    _settle_bets(st, sailing["drakkar"], order[0][0] if order else None)
+
+
 def next_step(st: VikingsState, seat: Seat, action: Action) -> None:
-    """NEXT: show the sailing's next step; after the bets, the chests are handed out (V4.4)."""
+    """NEXT: the chests of the sailing drakkar are handed out (V4.4)."""
     sailing = _sailing(st)
-    steps = reckon_steps(sailing)
-    if sailing["shown"] >= steps:
-        st.goto("share")
+    if sailing["shown"] < reckon_steps(sailing):
+        _show_all(st, sailing)
         return
-    sailing["shown"] += 1
-    if sailing["shown"] == steps:  # V4.3: the bet on the leading colour is paid now
-        order = sailing["influence"]
-        _settle_bets(st, sailing["drakkar"], order[0][0] if order else None)
+    st.goto("share")
 
 
 def influence(st: VikingsState, hull: list[int]) -> list[tuple[int, int]]:

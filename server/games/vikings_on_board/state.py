@@ -37,7 +37,7 @@ ACTION_SHAPES: Shapes = {
     "sail": {"drakkar": NUMBER},
     "take_chest": {"kind": NAME},
     "discard_chest": {"kind": NAME},
-    "next": {},  # the table's NEXT through a sailing's steps (V4.2, V4.3)
+    "next": {},  # the table's NEXT once a sailing's reckoning is read (V4.2, V4.3)
 }
 
 

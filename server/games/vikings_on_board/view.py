@@ -91,6 +91,7 @@ def public_view(st: VikingsState) -> dict[str, Any]:
             "due": R.COLOURS[order[sailing["next"]][0]] if order else None,
             "chooser": sailing["chooser"],
             "mode": sailing["mode"],
+            "by": sailing.get("by"),  # who sailed it (None in a game saved before this was kept)
             **_reckoning(st, sailing),
         }
     return {

@@ -20,6 +20,7 @@ from .helpers import (
     sail,
     set_market,
     set_prow,
+    vikings,
 )
 
 
@@ -98,9 +99,10 @@ def test_rulebook_example_c_bets() -> None:
     ok(st)
 
 
-def test_the_table_shows_the_sailing_one_step_per_next() -> None:
-    # V4.2, V4.3: each colour's shields counted from the prow, the ranking, then the bet is paid;
-    # nobody may act meanwhile and the outcome is the one of example C
+def test_the_sailing_is_reckoned_at_once_and_one_next_hands_out_the_chests() -> None:
+    # V4.2, V4.3: each colour's shields counted from the prow, the ranking and the bet paid are
+    # shown the moment the drakkar sails; nobody may act, and one NEXT (the table's) hands out
+    # the chests: the outcome of example C
     st = new_game(4)
     arrange(st, {4: [piece(BLUE, 4), piece(RED, 0), piece(GREEN, 2), piece(RED, 2)]})
     set_prow(st, 4, ["grain"])
@@ -108,37 +110,50 @@ def test_the_table_shows_the_sailing_one_step_per_next() -> None:
     st.quay[4][BLUE] = YELLOW * 4 + 2
     end_turn_with_stern(st, RED)
     st.apply(RED, {"type": "sail", "drakkar": 4})
-    seen = []
-    while st.phase == "reckon":
-        assert st.active_seats() == [] and st.legal_actions(None) == [{"type": "next"}]
-        refused(st, BLUE, {"type": "take_chest", "kind": "grain"}, "wrong_phase")
-        refused(st, BLUE, {"type": "next"}, "table_action")  # NEXT is the table's
-        shown = SPEC.view(st, None)["public"]["sailing"]
-        seen.append(
-            (
-                [(c["colour"], c["pieces"], c["shields"]) for c in shown["counted"]],
-                shown["ranked"],
-                shown["paid"],
-                st.quay[4][BLUE] is None,
-            )
-        )
-        st.apply(None, {"type": "next"})
-        ok(st)
+    assert st.phase == "reckon" and st.active_seats() == []
+    assert st.legal_actions(None) == [{"type": "next"}]
+    refused(st, BLUE, {"type": "take_chest", "kind": "grain"}, "wrong_phase")
+    refused(st, BLUE, {"type": "next"}, "table_action")  # NEXT is the table's
+    shown = SPEC.view(st, None)["public"]["sailing"]
     blue, red, green = ("blue", [3], 3), ("red", [1, 2], 3), ("green", [2], 2)
-    assert seen == [
-        ([], False, False, False),
-        ([blue], False, False, False),
-        ([blue, red], False, False, False),
-        ([blue, red, green], False, False, False),
-        ([blue, red, green], True, False, False),
-        ([blue, red, green], True, True, True),  # the barrel on blue goes back to yellow
+    assert [(c["colour"], c["pieces"], c["shields"]) for c in shown["counted"]] == [
+        blue,
+        red,
+        green,
     ]
+    assert shown["ranked"] and shown["paid"] and shown["by"] == RED
+    assert st.won[YELLOW] == [2] and st.quay[4][BLUE] is None  # the barrel on blue goes back
+    st.apply(None, {"type": "next"})
+    ok(st)
     # blue alone is due and takes the one chest: the next turn begins
-    assert st.won[YELLOW] == [2] and st.chests[BLUE] == ["grain"] and st.phase == "turn"
+    assert st.chests[BLUE] == ["grain"] and st.phase == "turn"
     refused(st, None, {"type": "next"}, "not_table_action")
 
 
-def test_a_drakkar_with_no_hull_piece_is_reckoned_in_one_step() -> None:
+def test_a_sailing_saved_while_shown_step_by_step_shows_the_rest_at_its_next_next() -> None:
+    # a game saved when each colour, the ranking and the bet were a NEXT of their own
+    st = new_game(4)
+    arrange(st, {4: [piece(BLUE, 4), piece(RED, 0)]})
+    set_prow(st, 4, ["grain"])
+    st.hands[YELLOW].remove(2)
+    st.quay[4][BLUE] = YELLOW * 4 + 2
+    end_turn_with_stern(st, RED)
+    st.apply(RED, {"type": "sail", "drakkar": 4})
+    saved = st.to_dict()
+    assert saved["sailing"]["shown"] == 4
+    saved["sailing"]["shown"] = 1
+    del saved["sailing"]["by"]
+    st = vikings(SPEC.from_dict(saved))
+    st.won[YELLOW], st.quay[4][BLUE] = [], YELLOW * 4 + 2  # not paid yet then
+    assert SPEC.view(st, None)["public"]["sailing"]["by"] is None
+    st.apply(None, {"type": "next"})
+    assert st.phase == "reckon" and st.won[YELLOW] == [2]
+    st.apply(None, {"type": "next"})
+    assert st.chests[BLUE] == ["grain"]
+    ok(st)
+
+
+def test_a_drakkar_with_no_hull_piece_is_reckoned_at_once() -> None:
     # V4.1, V4.2: sailing with no hull piece aboard (no drakkar was ready): nobody leads
     st = new_game(4)
     arrange(st, {3: []})
@@ -148,10 +163,7 @@ def test_a_drakkar_with_no_hull_piece_is_reckoned_in_one_step() -> None:
     end_turn_with_stern(st, RED)
     st.apply(RED, {"type": "sail", "drakkar": 3})
     shown = SPEC.view(st, None)["public"]["sailing"]
-    assert (shown["steps"], shown["counted"], shown["ranked"]) == (1, [], False)
-    st.apply(None, {"type": "next"})
-    shown = SPEC.view(st, None)["public"]["sailing"]
-    assert shown["ranked"] and shown["paid"] and st.phase == "reckon"
+    assert (shown["steps"], shown["counted"], shown["ranked"], shown["paid"]) == (1, [], True, True)
     st.apply(None, {"type": "next"})
     assert st.box[-1:] == ["furs"]  # V4.5: nobody is due to take it
     ok(st)
