@@ -371,9 +371,11 @@ function scoreRows(score, withTotal = true) {
   return h("table", { class: "score-rows" }, h("tbody", {},
     GOODS.map((kind) => {
       const { count, points } = b[kind];
-      const value = count ? points / count : "";
+      // each kind's count times its value, the same way for none (V5.2)
+      const market = msg.game && msg.game.public.market;
+      const value = market ? market[kind] : count ? points / count : 0;
       return h("tr", { "data-category": kind }, h("th", {}, chestChip(kind), " ", t(`vob.score.${kind}`)),
-        h("td", { class: "count" }, count ? `${count} × ${value}` : "0"), h("td", { class: "points" }, String(points)));
+        h("td", { class: "count" }, t("vob.score.times", { count, value })), h("td", { class: "points" }, String(points)));
     }),
     h("tr", { "data-category": "barrels" }, h("th", {}, icon("barrel"), " ", t("vob.score.barrels")),
       h("td", { class: "count" }, String(b.barrels.count)), h("td", { class: "points" }, String(b.barrels.points))),

@@ -8,7 +8,7 @@ import {
   GOODS, HULL_MAX, chestChip, colourLabel as labelOf, colourMark, colourName, countWords, drakkarNo, endReason, errorWords,
   findPiece, logLine, pieceWords, sailingShown,
 } from "/static/games/vikings_on_board.js";
-import { msg, name, seats, token, url } from "../page.js";
+import { finalScores, msg, name, seats, token, url } from "../page.js";
 
 document.head.append(h("link", { rel: "stylesheet", href: new URL("./vikings_on_board.css", import.meta.url).href }));
 
@@ -47,6 +47,20 @@ function gameScreen(pub) {
     // keeps room for a whole 4-player sailing
     h("div", { class: "vob-board" },
       h("div", { class: "vob-main" }, harbour(pub), marketPanel(pub)),
+      h("div", { class: "vob-side" }, statusPanel(pub), boardPanel(pub))),
+  ];
+}
+
+/** After the game: the final scores beside the harbour as it ended, with the last sailing and
+ * what is left to do on the physical board (its chests, the barrel won back), until the rematch. */
+function finalScreen(pub, result) {
+  return [
+    h("header", { class: "titlebar" },
+      h("h1", {}, t(`games.${msg.table.game}`)),
+      h("span", { class: "pill phase" }, t("vob.phase.over")),
+      h("span", { class: "spacer" })),
+    h("div", { class: "vob-board vob-final" },
+      h("div", { class: "vob-main" }, finalScores(result), harbour(pub)),
       h("div", { class: "vob-side" }, statusPanel(pub), boardPanel(pub))),
   ];
 }
@@ -227,30 +241,38 @@ function marketPanel(pub) {
     pub.stern_holder !== null ? h("p", {}, t("vob.stern_holder", { name: name(pub.stern_holder) })) : null);
 }
 
-/** The final score: per player each chest kind times its value, the barrels, the total, and the
- * chests that break a tie (V5.2, V5.3). */
+/** The final score, best first: per player each chest kind's count times its value, the barrels
+ * won back, the total, and the chests that break a tie (V5.2, V5.3). */
 function scoreTable(result) {
   const winners = new Set(result.winners);
-  // each chest kind: how many times its market value, then the points (V5.2)
-  const cell = (part) => h("td", {},
-    h("span", { class: "count" }, part.count ? `${part.count} × ${part.points / part.count} =` : "0 ×"), " ", part.points);
-  const barrels = (part) => h("td", {}, h("span", { class: "count" }, `${part.count}×`), " ", part.points);
+  const market = (msg.game && msg.game.public.market) || {};
+  const chests = (score) => GOODS.reduce((n, g) => n + score.breakdown[g].count, 0);
+  const better = (a, b) => b.total - a.total || chests(b) - chests(a); // V5.3: then more chests
+  const order = result.scores.map((_, i) => i).sort((a, b) => better(result.scores[a], result.scores[b]) || a - b);
+  // each chest kind: how many, times its market value, then the points (V5.2)
+  const cell = (part, g) => h("td", {}, t("vob.score.goods_cell", {
+    count: part.count, value: market[g] ?? (part.count ? part.points / part.count : 0), points: part.points,
+  }));
   return h("div", {},
     h("table", { class: "scores" },
-      h("thead", {}, h("tr", {}, h("th", {}, ""), GOODS.map((g) => h("th", {}, chestChip(g), " ", t(`vob.score.${g}`))),
+      h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, ""), GOODS.map((g) => h("th", {}, chestChip(g), " ", t(`vob.score.${g}`))),
         h("th", {}, t("vob.score.barrels")), h("th", {}, t("score.total")), h("th", {}, t("vob.score.chests")))),
-      h("tbody", {}, result.scores.map((score, i) => {
+      h("tbody", {}, order.map((i) => {
+        const score = result.scores[i];
         const b = score.breakdown;
-        return h("tr", { class: winners.has(i) ? "winner" : "" },
+        const rank = 1 + result.scores.filter((other) => better(other, score) < 0).length;
+        return h("tr", { class: winners.has(i) ? "winner" : "", "data-seat": i },
+          h("td", { class: "rank" }, `${rank}.`),
           h("th", {}, seatBadge(result.seats[i])),
-          GOODS.map((g) => cell(b[g])), barrels(b.barrels),
+          GOODS.map((g) => cell(b[g], g)),
+          h("td", {}, t("vob.score.barrels_cell", { count: b.barrels.count, points: b.barrels.points })),
           h("td", { class: "total" }, score.total),
-          h("td", {}, GOODS.reduce((n, g) => n + b[g].count, 0)));
+          h("td", {}, chests(score)));
       }))),
     h("p", { class: "muted" }, t("vob.score.tie_break")));
 }
 
 export default {
-  id: "vikings_on_board", screen: gameScreen, scoreTable, errorWords, logWords: (event) => line(event, msg.game.public),
+  id: "vikings_on_board", screen: gameScreen, finalScreen, scoreTable, errorWords, logWords: (event) => line(event, msg.game.public),
   endReason: (pub) => endReason(pub.result),
 };

@@ -19,10 +19,11 @@ from ..games.vikings_on_board.helpers import (
     make_active,
     new_game,
     piece,
+    reckon,
     set_prow,
 )
 from ..support import ServerProcess
-from .conftest import Watched, tap_until, wait_until
+from .conftest import Watched, screenshot, tap_until, wait_until
 from .test_game import open_phone
 from .vob_driver import VobPage
 
@@ -178,3 +179,64 @@ def test_a_sailing_is_read_at_once_and_moved_on_by_the_player_who_sailed(
     for page in (table, anna, bram):
         page.no_errors()
         page.close()
+
+
+def test_after_the_last_sailing_the_table_keeps_its_instructions_beside_the_scores_in_rank_order(
+    browser: Any, server: ServerProcess
+) -> None:
+    st = new_game(3)
+    arrange(st, {6: [piece(RED, 4)]})
+    set_prow(st, 6, ["metal", "furs"])
+    st.sailed, st.sterns = [0, 1, 2, 3, 4, 5], 1
+    st.chests[BLUE] = [st.piles[1].pop(), st.piles[1].pop(), st.piles[1].pop()]
+    st.won[GREEN] = [st.hands[GREEN].pop()]
+    end_turn_with_stern(st, RED)
+    st.apply(RED, {"type": "sail", "drakkar": 6})
+    reckon(st)
+    assert st.phase == "over"  # V5.1: the 7th drakkar sailed
+    table = VobPage(browser, server, st, None)
+    # the last sailing's instructions stay: Anna takes the two chests of drakkar 7
+    sailing = table.text(".vob-sailing")
+    assert "Drakkar 7 sails" in sailing
+    assert "▲ Anna takes the 2 chests left on the prow, face down." in sailing
+    assert table.page.query_selector(".vob-todo li") is not None
+    # the scores best first (V5.3: equal totals, more chests), each cell written the same way
+    scores = st.scores()
+    chests = [len(c) for c in st.chests]
+    ranked = sorted(range(3), key=lambda s: (-scores[s]["total"], -chests[s], s))
+    rows = table.page.query_selector_all(".scores tbody tr")
+    assert [int(r.get_attribute("data-seat") or -1) for r in rows] == ranked
+    cells = [c.inner_text() for r in rows for c in r.query_selector_all("td")]
+    for seat, row in zip(ranked, rows, strict=True):
+        b = scores[seat]["breakdown"]
+        texts = [c.inner_text() for c in row.query_selector_all("td")]
+        for k, kind in enumerate(("furs", "grain", "metal")):
+            value = st.market[kind]
+            assert texts[1 + k] == f"{b[kind]['count']} {X} {value} = {b[kind]['points']}"
+        count = b["barrels"]["count"]
+        assert texts[4] == f"{count} barrel{'' if count == 1 else 's'}: {b['barrels']['points']}"
+    assert not any(c.endswith(f"{X}") or f"{X} " in c[:2] for c in cells), cells
+    # each cell and name reads on one line, nothing cut inside a word
+    assert table.page.evaluate(SPLIT_WORDS, ".scores tbody") == []
+    screenshot(table.page, "vob-table-final-board")
+    table.no_errors()
+    table.close()
+
+
+# Every word of the elements ``selector`` picks that the page split over two lines.
+SPLIT_WORDS = """(selector) => {
+  const split = [];
+  for (const el of document.querySelectorAll(selector)) {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const m of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        if (lines.size > 1) split.push(m[0]);
+      }
+    }
+  }
+  return split;
+}"""
