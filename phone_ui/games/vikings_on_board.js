@@ -207,7 +207,7 @@ function actionSteps(g) {
   }
   if (step.piece !== null) {
     const chosen = findPiece(pub, step.piece);
-    if (chosen) parts.push(h("p", { class: "chosen" }, t("vob.you.chosen_piece", { piece: pieceWords(chosen.piece) })));
+    if (chosen) parts.push(h("p", { class: "chosen" }, t("vob.you.chosen_piece", { piece: pieceWords(chosen.piece), drakkar: drakkarNo(chosen.drakkar) })));
   }
   if (prompt) parts.splice(2, 0, h("p", { class: "prompt", role: "status" }, prompt));
   if (legalHas("back")) parts.push(actionButton(t("vob.you.back"), { type: "back" }, { class: "wide" }));

@@ -136,7 +136,7 @@ function statusPanel(pub) {
     body.push(h("p", { class: "big-text" }, t("vob.table.doing", { name: who(pub.step.seat), building: t(`vob.building.${b}`), effect: t(`vob.effect.${b}`) })));
     if (pub.step.piece !== null) {
       const chosen = findPiece(pub, pub.step.piece);
-      if (chosen) body.push(h("p", {}, t("vob.you.chosen_piece", { piece: pieceWords(chosen.piece) })));
+      if (chosen) body.push(h("p", {}, t("vob.you.chosen_piece", { piece: pieceWords(chosen.piece), drakkar: drakkarNo(chosen.drakkar) })));
     }
     if (pub.step.drawn) body.push(h("p", {}, pub.step.drawn.map((kind) => chestChip(kind))));
   } else if (pub.phase === "bonus") {

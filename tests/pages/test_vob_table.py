@@ -16,6 +16,7 @@ from ..games.vikings_on_board.helpers import (
     RED,
     arrange,
     end_turn_with_stern,
+    go,
     make_active,
     new_game,
     piece,
@@ -142,6 +143,38 @@ def test_choosing_vikings_on_board_asks_nobody_who_starts_and_tells_of_a_changed
     assert phone.errors == [] and table.errors == []
     host.context.close()
     context.close()
+
+
+def test_the_phone_names_a_chosen_piece_s_drakkar_and_the_table_says_to_move_a_viking_back(
+    browser: Any, server: ServerProcess
+) -> None:
+    st = new_game(3)  # Anna red ▲, Bram green ◆, Carla blue ●
+    table = VobPage(browser, server, st, None)
+    anna = VobPage(browser, server, st, RED)
+
+    # Anna chooses Change drakkar and a piece: her phone says which drakkar it is in (V3.3)
+    go(st, RED, "change_drakkar")
+    mine = piece(RED, 0)
+    st.apply(RED, {"type": "pick_piece", "piece": mine})
+    anna.show()
+    where = st.locate(mine)
+    assert where is not None
+    assert anna.text(".vob-prompt .chosen") == (
+        f"Chosen: red{Q}s 1-shield hull piece, in drakkar {where + 1}"
+    )
+    # she goes back: her viking stood on the building, and the table says to move it back
+    origin = R.BUILDINGS[st.step["from"]] if st.step else ""
+    anna.page.tap("text=Choose another building")
+    wait_until(anna.page, "document.body.dataset.phase === 'turn'")
+    table.show()
+    named = {"first_player": "First player", "promotion": "Promotion", "tavern_1": "Tavern 1"}
+    assert table.text(".vob-todo li.newest") == (
+        f"▲ Anna{Q}s viking goes back from Change drakkar to {named[origin]}: move it back."
+    )
+
+    for page in (table, anna):
+        page.no_errors()
+        page.close()
 
 
 def test_a_sailing_is_read_at_once_and_moved_on_by_the_player_who_sailed(

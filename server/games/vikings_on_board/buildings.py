@@ -149,7 +149,8 @@ def back(st: VikingsState, seat: Seat, action: Action) -> None:
     building = R.BUILDING_INDEX[step["building"]]
     st.spots[st.chief][building] = None
     st.spots[st.away][step["from"]] = step["seat"]
-    st.log.pop()  # the "go" this takes back
+    # the viking stands on the building on the physical board: the table says to move it back
+    st.record("back", seat=step["seat"], building=step["building"], to=R.BUILDINGS[step["from"]])
     st.step = None
     st.goto("turn")
 

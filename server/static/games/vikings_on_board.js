@@ -114,6 +114,8 @@ export function logLine(event, pub, who) {
       return t("vob.log.setup", { colours: event.order.map(colourName).join(", ") });
     case "go":
       return t(event.acting ? "vob.log.go" : "vob.log.go_idle", { name: who(event.seat), building: building(event.building) });
+    case "back":
+      return t("vob.log.back", { name: who(event.seat), building: building(event.building), place: building(event.to) });
     case "promote":
       return t("vob.log.promote", { piece: piece(event.piece), drakkar: drakkarNo(event.drakkar) });
     case "move": {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from longhall.server.games.api import progress_actions
 from longhall.server.games.vikings_on_board import SPEC
+from longhall.server.games.vikings_on_board import rules as R
 
 from .helpers import (
     BLUE,
@@ -304,4 +305,10 @@ def test_back_takes_the_viking_back_before_anything_is_revealed() -> None:
     st.apply(seat, {"type": "back"})
     after = st.to_dict()
     assert after.pop("version") == before.pop("version") + 3
+    # the viking went to Move on the physical board: the log says to take it back
+    went, back = after["log"][-2:]
+    assert (went["e"], went["building"]) == ("go", "move")
+    origin = R.BUILDINGS[before["spots"][1 - before["chief"]].index(seat)]
+    assert back == {**back, "e": "back", "seat": seat, "building": "move", "to": origin}
+    after["log"] = after["log"][:-2]
     assert after == before
