@@ -273,3 +273,21 @@ SPLIT_WORDS = """(selector) => {
   }
   return split;
 }"""
+
+
+@pytest.mark.parametrize("lang", ["fr", "nl", "de"])
+def test_building_names_never_break_inside_a_word(
+    browser: Any, server: ServerProcess, lang: str
+) -> None:
+    # the village on a 1280x720 table display, and the buildings on a 390 px phone
+    st = new_game(4)
+    table = VobPage(browser, server, st, None, lang=lang, size=(1280, 720))
+    assert table.page.evaluate("document.documentElement.lang") == lang
+    assert table.page.evaluate(SPLIT_WORDS, ".vob-bname") == []
+    village = "document.querySelector('.vob-buildings')"
+    assert table.page.evaluate(f"{village}.scrollWidth <= {village}.clientWidth")
+    table.close()
+    phone = VobPage(browser, server, st, st.active_seats()[0], lang=lang)
+    assert phone.page.evaluate(SPLIT_WORDS, ".vob-choice strong, .vob-choice .effect") == []
+    phone.no_errors()
+    phone.close()
