@@ -6,7 +6,7 @@
 import { h, icon, t } from "/static/common.js";
 import {
   GOODS, HULL_MAX, chestChip, chestWords, colourLabel, colourName, countWords, drakkarNo, endReason, errorWords, findPiece,
-  logLine, pieceWords, sailingShown, whyNot,
+  logLine, pieceWords, sailingShown, whyNot, zoneColour,
 } from "/static/games/vikings_on_board.js";
 import {
   act, actionButton, finalScores, legalHas, me, msg, name, online, openSheet, present, render, seats, tableStep, ui, waiting,
@@ -296,7 +296,7 @@ function harbourDrawing(g) {
         const own = owner === me() ? mineAt(d.drakkar, colour) : null;
         return tappable(targets.zone(d.drakkar, colour), {
           class: `vob-zone colour-${colour} ${owner !== null ? "held" : ""}`, "data-zone": `${d.drakkar}:${colour}`,
-          "aria-label": t("vob.zone", { colour: colourName(colour), drakkar: drakkarNo(d.drakkar) }),
+          "aria-label": t("vob.zone", { colour: zoneColour(colour), drakkar: drakkarNo(d.drakkar) }),
         }, h("span", { class: "sym" }, symbols()[colour] || ""),
         own ? h("strong", { class: "own-value" }, String(own.value)) : owner !== null ? h("span", { class: `vob-owner colour-${seats()[owner].colour}` }, icon("barrel")) : null);
       });

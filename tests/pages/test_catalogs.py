@@ -278,6 +278,22 @@ def test_french_punctuation_keeps_its_no_break_space() -> None:
         assert not re.search(r" [:;?!]", text), f"fr:{key} has a plain space before punctuation"
 
 
+# What the table display says to everyone at the table, in German to them all (ihr); everything
+# else speaks to one player, as du.
+TO_THE_TABLE = re.compile(r"^(lobby_table|table|vob\.table|vob\.log|vgw\.table|vgw\.log)\.")
+IHR = re.compile(
+    r"\b(euer|eure|euren|eurem|eurer|eures|euch)\b|(^|[:.!?]\s+|„)(Ihr|Setzt|Tippt|Wählt|Zieht|Legt"
+    r"|Nehmt|Tauscht|Holt|Führt|Gebt|Erhöht|Versetzt|Stellt|Entfernt|Drückt|Spielt|Lasst) "
+)
+
+
+def test_german_speaks_to_a_player_as_du() -> None:
+    """A player is du in every German string that speaks to them (never ihr, never both)."""
+    for key, text in catalog("de").items():
+        if not TO_THE_TABLE.match(key):
+            assert not IHR.search(text), f"de:{key} speaks to a player as ihr: {text}"
+
+
 def test_no_user_facing_text_is_written_into_the_pages() -> None:
     """Strings shown to people come from t(); the pages hold only keys, symbols and numbers."""
     for page in (p for p in PAGES if "static" not in p.parts):  # the pages, not common.js

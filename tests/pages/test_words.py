@@ -111,7 +111,7 @@ EXPECTED: dict[str, Cases] = {
         (("away.minutes", {"n": 1}), "1 Minute"),
         (
             ("host.game_too_many", {"game": "Eketorp", "max": 6, "seated": 1}),
-            "Eketorp ist für höchstens 6 Spieler, und 1 sitzt am Tisch: Entfernt einen Platz, um"
+            "Eketorp ist für höchstens 6 Spieler, und 1 sitzt am Tisch: Entferne einen Platz, um"
             " es zu wählen.",
         ),
     ],
@@ -150,9 +150,32 @@ EXPECTED_VOB: dict[str, Cases] = {
         ),
         (("piece", {"colour": "red", "shields": 1}), "het rompdeel (rood) met 1 schild"),
         (("vob.pile", {"n": 3, "count": 2}), "Pakhuis 3: 2 kisten"),
+        # a colour before "wedvak" agrees with it: het blauwe wedvak
+        (
+            ("log", {"e": "bet", "seat": 0, "colour": "blue", "drakkar": 2, "came": "hand"}),
+            "Leg het vat van Anna gesloten op het blauwe wedvak van drakkar 3.",
+        ),
+        (
+            ("log", {"e": "bet_won", "seat": 0, "colour": "green", "drakkar": 2}),
+            "Geef Anna het vat van het groene vak van drakkar 3 gesloten terug.",
+        ),
     ],
     "fr": [  # French counts 0 and 1 as one
         (("vob.pile", {"n": 1, "count": 0}), "Entrepôt 1\u00a0: 0 Coffre"),
+        # a colour agrees with the zone (la zone bleue); a colour alone is a noun (le vert)
+        (
+            ("log", {"e": "bet", "seat": 0, "colour": "blue", "drakkar": 2, "came": "hand"}),
+            "Posez le Tonneau de Anna face cachée sur la zone de pari bleue du drakkar 3.",
+        ),
+        (
+            ("vob.you.discard", {"colour": "vert"}),
+            "Le vert n\u2019est pas joué\u00a0: choisissez le Coffre qu\u2019il prend. Ce Coffre"
+            " quitte la partie.",
+        ),
+        (
+            ("vob.table.choosing", {"name": "Anna", "building": "Entrepôt 1"}),
+            "Anna choisit un bâtiment pour son Viking qui est sur Entrepôt 1.",
+        ),
         (
             ("log", {"e": "end", "winners": [0, 1]}),
             "La partie est finie\u00a0: Anna, Bram gagnent.",
@@ -160,6 +183,11 @@ EXPECTED_VOB: dict[str, Cases] = {
     ],
     "de": [
         (("vob.table.count", {"colour": "Anna", "pieces": "1", "n": 1}), "Anna: 1 = 1 Schild"),
+        (
+            ("log", {"e": "bet_won", "seat": 0, "colour": "yellow", "drakkar": 2}),
+            "Gebt Anna das Fass vom gelben Feld von Drakkar 3 verdeckt zurück.",
+        ),
+        (("vob.you.sail", {}), "Du hast ein Heck: Tippe auf den Drakkar, der jetzt ablegt."),
         (
             ("vob.log.chest_returned", {"kind": "Getreide", "drakkar": 3, "n": 1}),
             "Legt eine Truhe Getreide offen auf den Bug von Drakkar 3; 1 kommt unter Stapel 2.",

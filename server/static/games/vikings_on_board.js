@@ -24,6 +24,12 @@ export function colourName(colour) {
   return t(`colour.${colour}`);
 }
 
+/** A colour as it qualifies a betting zone ("the blue betting zone"): the form that agrees with
+ * the zone's word in each language (la zone bleue, het blauwe wedvak, das blaue Wettfeld). */
+export function zoneColour(colour) {
+  return t(`vob.zone_colour.${colour}`);
+}
+
 /** A colour's mark: a small square in its colour with its symbol. */
 export function colourMark(colour, symbols, extra = "") {
   return h("span", { class: `vob-mark colour-${colour} ${extra}`, title: colourName(colour) }, symbols[colour] || "");
@@ -132,11 +138,11 @@ export function logLine(event, pub, who) {
     }
     case "bet":
       if (event.came === "hand") {
-        return t("vob.log.bet", { name: who(event.seat), colour: colourName(event.colour), drakkar: drakkarNo(event.drakkar) });
+        return t("vob.log.bet", { name: who(event.seat), colour: zoneColour(event.colour), drakkar: drakkarNo(event.drakkar) });
       }
       return t("vob.log.bet_moved", {
         name: who(event.seat), from: drakkarNo(event.came.drakkar), from_colour: colourName(event.came.colour),
-        colour: colourName(event.colour), drakkar: drakkarNo(event.drakkar),
+        colour: zoneColour(event.colour), drakkar: drakkarNo(event.drakkar),
       });
     case "draw":
       return event.warehouse === 1
@@ -155,7 +161,7 @@ export function logLine(event, pub, who) {
     case "sail":
       return t("vob.log.sail", { drakkar: drakkarNo(event.drakkar) });
     case "bet_won":
-      return t("vob.log.bet_won", { name: who(event.seat), colour: colourName(event.colour), drakkar: drakkarNo(event.drakkar) });
+      return t("vob.log.bet_won", { name: who(event.seat), colour: zoneColour(event.colour), drakkar: drakkarNo(event.drakkar) });
     case "take_chest":
       return t("vob.log.take_chest", { name: who(event.seat) });
     case "take_chests":
