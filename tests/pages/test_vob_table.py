@@ -26,6 +26,7 @@ from ..games.vikings_on_board.helpers import (
 from ..support import ServerProcess
 from .conftest import Watched, screenshot, tap_until, wait_until
 from .test_game import open_phone
+from .test_table_display import MEASURE
 from .vob_driver import VobPage
 
 pytestmark = pytest.mark.slow
@@ -217,16 +218,7 @@ def test_a_sailing_is_read_at_once_and_moved_on_by_the_player_who_sailed(
 def test_after_the_last_sailing_the_table_keeps_its_instructions_beside_the_scores_in_rank_order(
     browser: Any, server: ServerProcess
 ) -> None:
-    st = new_game(3)
-    arrange(st, {6: [piece(RED, 4)]})
-    set_prow(st, 6, ["metal", "furs"])
-    st.sailed, st.sterns = [0, 1, 2, 3, 4, 5], 1
-    st.chests[BLUE] = [st.piles[1].pop(), st.piles[1].pop(), st.piles[1].pop()]
-    st.won[GREEN] = [st.hands[GREEN].pop()]
-    end_turn_with_stern(st, RED)
-    st.apply(RED, {"type": "sail", "drakkar": 6})
-    reckon(st)
-    assert st.phase == "over"  # V5.1: the 7th drakkar sailed
+    st = last_sailing_over(3)
     table = VobPage(browser, server, st, None)
     # the last sailing's instructions stay: Anna takes the two chests of drakkar 7
     sailing = table.text(".vob-sailing")
@@ -254,6 +246,27 @@ def test_after_the_last_sailing_the_table_keeps_its_instructions_beside_the_scor
     screenshot(table.page, "vob-table-final-board")
     table.no_errors()
     table.close()
+    # four players in German on a 1280x720 table display: everything fits and reads
+    table = VobPage(browser, server, last_sailing_over(4), None, lang="de", size=(1280, 720))
+    assert table.page.evaluate(MEASURE) == []
+    table.no_errors()
+    table.close()
+
+
+def last_sailing_over(players: int) -> VikingsState:
+    """A game just over: Anna sailed the 7th drakkar and took its two chests (V5.1); Carla holds
+    three chests, Bram a barrel won back."""
+    st = new_game(players)
+    arrange(st, {6: [piece(RED, 4)]})
+    set_prow(st, 6, ["metal", "furs"])
+    st.sailed, st.sterns = [0, 1, 2, 3, 4, 5], 1
+    st.chests[BLUE] = [st.piles[1].pop(), st.piles[1].pop(), st.piles[1].pop()]
+    st.won[GREEN] = [st.hands[GREEN].pop()]
+    end_turn_with_stern(st, RED)
+    st.apply(RED, {"type": "sail", "drakkar": 6})
+    reckon(st)
+    assert st.phase == "over"  # V5.1: the 7th drakkar sailed
+    return st
 
 
 # Every word of the elements ``selector`` picks that the page split over two lines.

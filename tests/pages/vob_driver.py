@@ -61,7 +61,7 @@ def vob_table(
                 "bots": ["greedy", "random", "expert"],
                 "options": [],
                 "table_facts": False,
-                "first_player": "drawn",
+                "start_player": False,  # V1.2: drawn
             }
         },
         "status": status,
