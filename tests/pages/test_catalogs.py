@@ -287,9 +287,15 @@ IHR = re.compile(
 )
 
 
+# Sie and Ihr(e) in the middle of a sentence: the formal address, which Longhall never uses.
+SIE = re.compile(r"(?<![.!?:„(]\s)(?<=\s)(Sie|Ihnen|Ihr|Ihre|Ihren|Ihrem|Ihrer|Ihres)\b")
+
+
 def test_german_speaks_to_a_player_as_du() -> None:
-    """A player is du in every German string that speaks to them (never ihr, never both)."""
+    """A player is du in every German string that speaks to them (never ihr, never both, never
+    the formal Sie)."""
     for key, text in catalog("de").items():
+        assert not SIE.search(text), f"de:{key} speaks to a player as Sie: {text}"
         if not TO_THE_TABLE.match(key):
             assert not IHR.search(text), f"de:{key} speaks to a player as ihr: {text}"
 
