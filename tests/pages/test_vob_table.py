@@ -114,6 +114,7 @@ def test_choosing_vikings_on_board_asks_nobody_who_starts_and_tells_of_a_changed
     )
     tap_until(host, "[data-bot=greedy]", "document.querySelectorAll('.seat-row').length === 2")
     # Eketorp asks who starts (R1.4: the oldest player)
+    wait_until(table.page, "document.querySelectorAll('.seats.big li').length === 2")
     assert host.query_selector(".tag.start") and table.page.query_selector(".tag.start")
     assert "choose who starts" in host.inner_text("#app")
 
