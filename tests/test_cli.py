@@ -293,7 +293,11 @@ def test_history_lists_the_stored_games_newest_first(
     store_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["history", "--data-dir", str(store_dir)]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    night, *lines = capsys.readouterr().out.splitlines()
+    # the three games are one night, still going on; the first game alone earned points (the
+    # second was ended early): the greedy bot Anna and the two bots, one point per player beaten
+    assert night.startswith("Night 1  ") and " going on  3 games  " in night
+    assert all(line.startswith("  #") for line in lines)
     assert [line.split()[0] for line in lines] == ["#3", "#2", "#1"]
     statuses = [line.split()[4] for line in lines]
     assert statuses == ["playing", "abandoned", "finished"]
@@ -312,8 +316,15 @@ def test_history_as_json_is_the_stored_games(
     store_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["history", "--data-dir", str(store_dir), "--json"]) == 0
-    games = json.loads(capsys.readouterr().out)
+    shown = json.loads(capsys.readouterr().out)
+    games = shown["games"]
     assert games == stored_games(store_dir)
+    assert [g["night"] for g in games] == [1, 1, 1]
+    (night,) = shown["nights"]
+    assert night["ended"] is None and [g["id"] for g in night["games"]] == [1, 2]
+    assert [g["status"] for g in night["games"]] == ["finished", "abandoned"]
+    assert night["games"][1]["points"] is None  # ended early: nobody earns a point
+    assert sorted(r["points"] for r in night["standings"]) == sorted(night["games"][0]["points"])
     assert [g["id"] for g in games] == [3, 2, 1]
     assert games[2]["result"]["winners"] and games[1]["result"]["winners"] == []
 
@@ -323,7 +334,7 @@ def test_history_reads_the_default_data_dir(
 ) -> None:
     monkeypatch.setenv("STATE_DIRECTORY", str(store_dir))
     assert main(["history"]) == 0
-    assert capsys.readouterr().out.startswith("#3 eketorp ")
+    assert capsys.readouterr().out.splitlines()[1].startswith("  #3 eketorp ")
 
 
 def test_history_without_a_store_or_games(
@@ -392,5 +403,5 @@ def test_the_history_and_replay_commands_run(store_dir: Path) -> None:
             check=True,
         ).stdout
 
-    assert [g["id"] for g in json.loads(run("history", "--json"))] == [3, 2, 1]
+    assert [g["id"] for g in json.loads(run("history", "--json"))["games"]] == [3, 2, 1]
     assert run("replay", "1").startswith("#1 eketorp: ")

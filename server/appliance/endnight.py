@@ -69,6 +69,13 @@ class NightEnd:
                 return _refusal(NOTICE, "The night is over: the table is shutting down.")
             self.ending = True
             self.done.clear()
+            night = table.data.night
+            if night is not None and night["ended"] is None:  # the night is kept as ended
+                cid = f"button-{table.data.version}-end-night"
+                table.submit(
+                    Identity("button"),
+                    {"type": "end_night", "id": cid, "version": table.data.version},
+                )
             log.warning("the night is over (%s): shutting down", who.key)
             table.notices[NOTICE] = {
                 "code": NOTICE,

@@ -102,7 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="begin a new table when the game store was found damaged (it stays, kept aside)",
     )
 
-    hist = sub.add_parser("history", help="list the games stored on this server")
+    hist = sub.add_parser("history", help="list the nights and games stored on this server")
     hist.add_argument("--data-dir", type=Path)
     hist.add_argument("--json", action="store_true")
 

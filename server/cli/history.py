@@ -1,20 +1,26 @@
-"""``longhall history`` and ``longhall replay``: the games this server has kept."""
+"""``longhall history`` and ``longhall replay``: the nights and games this server has kept."""
 
 from __future__ import annotations
 
 import json
 import time
-from typing import TextIO
+from typing import Any, TextIO
 
 from ..config import Settings
 from ..games.api import GameState
 from ..games.registry import GAMES
 from ..store import Store
+from ..table import night
 from ..table.state import effective_moves
 
 
 def _when(at: float | None) -> str:
     return "-" if at is None else time.strftime("%Y-%m-%d %H:%M", time.localtime(at))
+
+
+def _points(value: float) -> str:
+    whole = int(value)
+    return f"{whole}½" if value - whole else str(whole)
 
 
 def print_history(settings: Settings, as_json: bool, out: TextIO) -> int:
@@ -23,25 +29,45 @@ def print_history(settings: Settings, as_json: bool, out: TextIO) -> int:
         return 1
     store = Store(settings.db_path)
     try:
-        games = store.games()
+        games, nights = store.games(), store.nights()
     finally:
         store.close()
     if as_json:
-        print(json.dumps(games), file=out)
+        shown = [night.shown(n, []) for n in nights]
+        print(json.dumps({"nights": shown, "games": games}), file=out)
         return 0
     if not games:
         print("No games yet.", file=out)
+    by_night: dict[int | None, list[dict[str, Any]]] = {}
     for g in games:
-        names = ", ".join(s["name"] for s in g["seats"])
-        scores = ""
-        if g["result"]:
-            scores = "  " + " ".join(str(s["total"]) for s in g["result"]["scores"])
-        print(
-            f"#{g['id']} {g['game']} {_when(g['started'])} {g['status']:9} "
-            f"{g['actions']} actions  {names}{scores}",
-            file=out,
+        by_night.setdefault(g.get("night"), []).append(g)
+    for n in nights:
+        standings = night.standings(n)
+        ended = "going on" if n["ended"] is None else f"to {_when(n['ended'])}"
+        table = ", ".join(
+            f"{r['place']}. {r['name']}{' (bot)' if r['bot'] else ''} {_points(r['points'])}"
+            for r in standings
         )
+        count = len(by_night.get(n["id"], []))
+        print(f"Night {n['id']}  {_when(n['started'])} {ended}  {count} games  {table}", file=out)
+        for g in by_night.pop(n["id"], []):
+            _print_game(g, out, indent="  ")
+    for rest in by_night.values():  # games played before the table kept nights
+        for g in rest:
+            _print_game(g, out)
     return 0
+
+
+def _print_game(g: dict[str, Any], out: TextIO, indent: str = "") -> None:
+    names = ", ".join(s["name"] for s in g["seats"])
+    scores = ""
+    if g["result"] and g["result"]["scores"]:
+        scores = "  " + " ".join(str(s["total"]) for s in g["result"]["scores"])
+    print(
+        f"{indent}#{g['id']} {g['game']} {_when(g['started'])} {g['status']:9} "
+        f"{g['actions']} actions  {names}{scores}",
+        file=out,
+    )
 
 
 def print_replay(settings: Settings, game_id: int, out: TextIO) -> int:

@@ -53,6 +53,12 @@ CREATE TABLE IF NOT EXISTS games (
     status TEXT NOT NULL,
     result TEXT
 );
+CREATE TABLE IF NOT EXISTS nights (
+    id INTEGER PRIMARY KEY,
+    started REAL NOT NULL,
+    ended REAL,
+    data TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS game_actions (
     game_id INTEGER NOT NULL REFERENCES games(id),
     n INTEGER NOT NULL,
@@ -88,6 +94,7 @@ class Entry:
     snapshot: str | None = None
     game_action: tuple[int, int, int | None, dict[str, Any]] | None = None
     game_row: dict[str, Any] | None = None  # a game started or ended
+    night_row: dict[str, Any] | None = None  # the night as it is now, when it changed
 
 
 class Store:
@@ -121,6 +128,10 @@ class Store:
             "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'game_actions'"
         ).fetchone()
         self.action_pages = 1 if "WITHOUT ROWID" in str(row[0]).upper() else 2
+        columns = {r[1] for r in self.db.execute("PRAGMA table_info(games)")}
+        if "night" not in columns:  # a store made before the table kept nights
+            with self.transaction():
+                self.db.execute("ALTER TABLE games ADD COLUMN night INTEGER")
         with self.transaction():
             self.db.execute(
                 "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', ?)",
@@ -253,6 +264,13 @@ class Store:
         if entry.game_row is not None:
             self._write_game(db, entry.game_row)
             pages += 2  # the row and its table's root
+        if entry.night_row is not None:
+            night = entry.night_row
+            db.execute(
+                "INSERT OR REPLACE INTO nights (id, started, ended, data) VALUES (?, ?, ?, ?)",
+                (night["id"], night["started"], night["ended"], dumps(night)),
+            )
+            pages += 2
         if entry.game_action is not None:
             game_id, n, seat, action = entry.game_action
             data = dumps(action)
@@ -277,8 +295,10 @@ class Store:
 
     def _write_game(self, db: sqlite3.Connection, row: dict[str, Any]) -> None:
         db.execute(
-            "INSERT INTO games (id, game, config, seed, seats, started, finished, status, result)"
-            " VALUES (:id, :game, :config, :seed, :seats, :started, :finished, :status, :result)"
+            "INSERT INTO games"
+            " (id, game, config, seed, seats, started, finished, status, result, night)"
+            " VALUES (:id, :game, :config, :seed, :seats, :started, :finished, :status, :result,"
+            " :night)"
             " ON CONFLICT(id) DO UPDATE SET finished = excluded.finished,"
             " status = excluded.status, result = excluded.result",
             {
@@ -291,6 +311,7 @@ class Store:
                 "finished": row.get("finished"),
                 "status": row["status"],
                 "result": None if row.get("result") is None else dumps(row["result"]),
+                "night": row.get("night"),
             },
         )
 
@@ -314,7 +335,7 @@ class Store:
         with self._lock:
             rows = self.db.execute(
                 "SELECT g.id, g.game, g.seed, g.seats, g.started, g.finished, g.status, g.result,"
-                " (SELECT COUNT(*) FROM game_actions a WHERE a.game_id = g.id)"
+                " (SELECT COUNT(*) FROM game_actions a WHERE a.game_id = g.id), g.night"
                 " FROM games g ORDER BY g.id DESC"
             ).fetchall()
         return [
@@ -328,9 +349,21 @@ class Store:
                 "status": r[6],
                 "result": None if r[7] is None else json.loads(r[7]),
                 "actions": r[8],
+                "night": r[9],
             }
             for r in rows
         ]
+
+    def nights(self) -> list[dict[str, Any]]:
+        """Every night kept here, newest first, each with its games summed up."""
+        with self._lock:
+            rows = self.db.execute("SELECT data FROM nights ORDER BY id DESC").fetchall()
+        return [json.loads(r[0]) for r in rows]
+
+    def night(self, night_id: int) -> dict[str, Any] | None:
+        with self._lock:
+            row = self.db.execute("SELECT data FROM nights WHERE id = ?", (night_id,)).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
 
     def game(self, game_id: int) -> dict[str, Any] | None:
         """One game with its config and its whole action log."""

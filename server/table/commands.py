@@ -38,7 +38,7 @@ from .kinds import (
     room_for_one_more,
     seat_index,
 )
-from .seats import COLOURS, Occupant, hash_token, new_token
+from .seats import COLOURS, Occupant, hash_token, new_player, new_token
 from .state import Outcome, Record, TableState, effective_moves
 
 # -- the lobby -------------------------------------------------------------------------------
@@ -56,13 +56,25 @@ def prepare_join(desk: Desk, who: Identity, cmd: Command) -> Prepared:
     room_for_one_more(desk)
     colour = free_colour(desk, cmd["colour"])
     token = new_token()
-    record = {"name": clean_name(cmd["name"]), "colour": colour, "token_hash": hash_token(token)}
+    record = {
+        "name": clean_name(cmd["name"]),
+        "colour": colour,
+        "token_hash": hash_token(token),
+        "player": new_player(),
+    }
     return record, {"token": token, "seat": len(desk.live.data.seats)}
 
 
 def apply_join(table: TableState, record: Record) -> Outcome:
     data = table.data
-    data.seats.append(Occupant(record["name"], record["colour"], token_hash=record["token_hash"]))
+    data.seats.append(
+        Occupant(
+            record["name"],
+            record["colour"],
+            token_hash=record["token_hash"],
+            player=record.get("player", ""),
+        )
+    )
     if data.host is None:
         data.host = len(data.seats) - 1
     return _outcome()
@@ -79,6 +91,8 @@ def prepare_profile(desk: Desk, who: Identity, cmd: Command) -> Prepared:
 
 
 def apply_profile(table: TableState, record: Record) -> Outcome:
+    # a player who chose their colour needs no word about the one the game gave them
+    table.data.recoloured = [r for r in table.data.recoloured if r["seat"] != record["seat"]]
     seat = table.data.seats[record["seat"]]
     if record["colour"] != seat.colour:
         seat.colour_was = None  # a colour of their own choice
@@ -93,11 +107,19 @@ def prepare_add_bot(desk: Desk, who: Identity, cmd: Command) -> Prepared:
         raise CommandError("unknown_bot", f"{spec.title}'s bots are {kinds}.", bot=cmd["bot"][:16])
     room_for_one_more(desk)
     colour = free_colour(desk, "")
-    return _record(bot=cmd["bot"], colour=colour, name=f"Bot {COLOURS[colour]}")
+    return _record(
+        bot=cmd["bot"], colour=colour, name=f"Bot {COLOURS[colour]}", player=new_player()
+    )
 
 
 def apply_add_bot(table: TableState, record: Record) -> Outcome:
-    seat = Occupant(record["name"], record["colour"], kind="bot", bot=record["bot"])
+    seat = Occupant(
+        record["name"],
+        record["colour"],
+        kind="bot",
+        bot=record["bot"],
+        player=record.get("player", ""),
+    )
     table.data.seats.append(seat)
     return _outcome()
 
@@ -266,9 +288,15 @@ def prepare_set_game(desk: Desk, who: Identity, cmd: Command) -> Prepared:
 
 
 def apply_set_game(table: TableState, record: Record) -> Outcome:
-    table.data.game = record["game"]
+    data = table.data
+    data.game = record["game"]
     table.spec = GAMES[record["game"]]
-    for seat, colour in zip(table.data.seats, record.get("colours", ()), strict=False):
+    for i, (seat, colour) in enumerate(zip(data.seats, record.get("colours", ()), strict=False)):
+        if seat.colour != colour:  # the phone says so to its player, with both colours
+            was = next((r["was"] for r in data.recoloured if r["seat"] == i), seat.colour)
+            data.recoloured = [r for r in data.recoloured if r["seat"] != i]
+            if was != colour:
+                data.recoloured.append({"seat": i, "was": was, "now": colour})
         seat.colour = colour
     for seat, was in zip(table.data.seats, record.get("was", ()), strict=False):
         seat.colour_was = was
@@ -375,6 +403,17 @@ def prepare_end_game(desk: Desk, who: Identity, cmd: Command) -> Prepared:
 
 def apply_end_game(table: TableState, record: Record) -> Outcome:
     return _outcome(game_row=table.finish("abandoned", record["at"]))
+
+
+def prepare_end_night(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    night = desk.live.data.night
+    if night is None or night["ended"] is not None:
+        raise CommandError("no_night", "No night to end: no game was played since the last.")
+    return _record(at=time.time())
+
+
+def apply_end_night(table: TableState, record: Record) -> Outcome:
+    return table.end_night(record["at"])
 
 
 # The most an action may take in the store. Each game declares its actions' fields and their sizes
@@ -682,6 +721,14 @@ KINDS: dict[str, CommandKind] = {
             apply=apply_end_game,
         ),
         CommandKind(
+            "end_night",
+            {},
+            by=HOST_OR_BUTTON,
+            context=None,
+            prepare=prepare_end_night,
+            apply=apply_end_night,
+        ),
+        CommandKind(
             "act",
             {"action": dict},
             by=frozenset({"player", "host", "bot"}),
@@ -756,6 +803,8 @@ def apply(live: TableState, record: Record) -> Outcome:
     if kind is None or kind.apply is None:
         raise RuntimeError(f"unknown record {record['kind']!r}")
     outcome = kind.apply(live, record)
+    if outcome.game_row is not None and live.data.night is not None:
+        outcome.night_row = live.data.night  # a game of the night began or ended
     live.applied(record)
     return outcome
 

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from ..games.api import JSON
 from ..games.registry import GAMES
-from . import fingerprints
+from . import fingerprints, night
 from .connections import Connections, Outgoing, room
 from .seats import BOT_KINDS, COLOURS
 from .state import TableState
@@ -129,6 +129,9 @@ class Messages:
             # the host is being chosen at the table (its number goes to the Pi's own screen only)
             "host_claim": None if table.host_claim is None else {"until": table.host_claim.until},
             "language": data.language,
+            # the night so far, or the night just ended: its games, standings and facts
+            "night": night.shown(data.night, data.seats),
+            "recoloured": data.recoloured,
         }
 
     def message_for(self, seat: int | None, public: JSON | None = None) -> JSON:

@@ -25,6 +25,11 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+def new_player() -> str:
+    """A player's key in the night's standings: random, public, and nothing to log in with."""
+    return secrets.token_hex(4)
+
+
 def hash_token(token: str) -> str:
     """Tokens are kept hashed: the store never holds one a thief could present."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -44,6 +49,9 @@ class Occupant:
     # the colour the player chose, while the chosen game has no such colour and the seat plays
     # another (given back by a game that has it and where it is free; a colour chosen ends it)
     colour_was: str | None = None
+    # who sits here for the night's standings: drawn when they sit down, it follows the player
+    # through the seats' moves and the night's games (public; never a token)
+    player: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -377,9 +377,15 @@ class Table:
         """What the store must write for a record just applied (a snapshot from time to time)."""
         version = self.data.version
         snapshot = None
-        if version % self.settings.snapshot_every == 0 or outcome.game_row is not None:
+        if (
+            version % self.settings.snapshot_every == 0
+            or outcome.game_row is not None
+            or outcome.night_row is not None
+        ):
             snapshot = self.live.snapshot_text()
-        return Entry(version, record, snapshot, outcome.game_action, outcome.game_row)
+        return Entry(
+            version, record, snapshot, outcome.game_action, outcome.game_row, outcome.night_row
+        )
 
     def _reload(
         self, saved: dict[str, Identity], before: int, generation: int, err: IllegalAction

@@ -18,7 +18,7 @@ from ..games.api import JSON, GameState
 from ..games.registry import GAMES
 from ..games.spec import GameSpec
 from ..store import dumps as store_dumps
-from . import fingerprints
+from . import fingerprints, night
 from .seats import Occupant
 from .views import Views
 
@@ -62,6 +62,13 @@ class TableData:
     # the host's last take-back, as every screen shows it until the game's next step: whose step
     # it was, the game's public log events it undid, the seats whose revealed choices it hid again
     taken_back: dict[str, Any] | None = None
+    # the night: its games so far (each summed up as it ended), from the first game until the
+    # host ends it; then, until the next night begins, the night just ended (``ended`` set)
+    night: dict[str, Any] | None = None
+    next_night_id: int = 1
+    # seats whose colour the chosen game lacks, given another by ``set_game``: each player's
+    # phone says so, until the next game starts
+    recoloured: list[dict[str, Any]] = field(default_factory=list)
 
 
 # The mark a take-back leaves among a game's stored actions (the table's, seat None): replaying a
@@ -92,6 +99,7 @@ class Outcome:
     moved: dict[int, int] | None = None  # seats renumbered: old number -> new number
     host_claim: bool = False  # the table opened a claim to the host's seat (HOST and NEXT)
     host_chosen: bool = False  # a phone at the table took the host's seat by that claim
+    night_row: dict[str, Any] | None = None  # the night began, gained a game or ended
 
 
 class TableState:
@@ -156,6 +164,13 @@ class TableState:
 
     def start(self, record: Record) -> Outcome:
         data = self.data
+        if data.night is None or data.night["ended"] is not None:  # a night's first game
+            data.night = night.new_night(data.next_night_id, record["at"])
+            data.next_night_id += 1
+        for i, seat in enumerate(data.seats):
+            if not seat.player:  # seated before the table kept nights
+                seat.player = f"g{data.next_game_id}s{i}"
+        data.recoloured = []
         self.spec = GAMES[data.game]
         self.game = self.spec.new(record["config"], record["seed"])
         data.status, data.paused = "playing", False
@@ -172,6 +187,7 @@ class TableState:
             "seed": record["seed"],
             "started": record["at"],
             "seats": [s.public() for s in data.seats],
+            "night": data.night["id"] if data.night else None,
         }
         return Outcome(game_row={**data.game_meta, "status": "playing"})
 
@@ -242,7 +258,22 @@ class TableState:
         data.last_result = result
         data.commitments = {}
         assert data.game_meta is not None
-        return {**data.game_meta, "finished": at, "status": status, "result": result}
+        row = {**data.game_meta, "finished": at, "status": status, "result": result}
+        if data.night is not None and data.night["ended"] is None:
+            summary = night.game_summary(row, data.seats, result)
+            data.night = {**data.night, "games": [*data.night["games"], summary]}
+        return row
+
+    def end_night(self, at: float) -> Outcome:
+        """The host ends the night (a game still being played ends early first)."""
+        data = self.data
+        outcome = Outcome()
+        if data.status == "playing":
+            outcome.game_row = self.finish("abandoned", at)
+        assert data.night is not None
+        data.night = {**data.night, "ended": at}
+        outcome.night_row = data.night
+        return outcome
 
     def _public_scores(self) -> list[Any] | None:
         """The scores of a game ended early, as far as everyone may know them: what the public
@@ -304,6 +335,9 @@ class TableState:
                 key = f"{kind}:{moved[old]}"
             seen[key] = ids
         self.data.seen = seen
+        self.data.recoloured = [
+            {**r, "seat": moved[r["seat"]]} for r in self.data.recoloured if r["seat"] in moved
+        ]
         return moved
 
     # -- what each reader may see ------------------------------------------------------------

@@ -88,9 +88,12 @@ def test_a_long_press_ends_the_night_with_the_store_closed_first(
 
     hold_host(rig)
     assert rig.lh.night.done.wait(60)
-    # the store was whole in its file when the command ran: no write-ahead log left
-    assert (tmp_path / "found").read_text() == f"wal=False version={version}\n"
-    assert not rig.table.data.paused  # the release after the hold did not pause the game
+    # the store was whole in its file when the command ran: no write-ahead log left, and the
+    # night (with the game being played, ended early) kept as ended: one more record
+    assert (tmp_path / "found").read_text() == f"wal=False version={version + 1}\n"
+    assert not rig.table.data.paused  # the release after the hold did not pause anything
+    night = rig.display.last()["table"]["night"]
+    assert night["ended"] is not None and night["games"][0]["status"] == "abandoned"
     shown = rig.display.last()["table"]["notices"]
     assert [n["code"] for n in shown] == ["shutting_down"]
     assert "shutting_down" in [n["code"] for n in rig.notices()]
@@ -101,10 +104,10 @@ def test_a_long_press_ends_the_night_with_the_store_closed_first(
             for m in phone.messages
         )
 
-    # until systemd stops the server, the table still plays and stores every move
-    assert anna.send("pause")["ok"]
+    # until systemd stops the server, the table still stores every command
+    assert anna.send("lock_lobby", locked=True)["ok"]
     con = sqlite3.connect(rig.table.store.path)
-    assert con.execute("SELECT max(seq) FROM records").fetchone()[0] == version + 1
+    assert con.execute("SELECT max(seq) FROM records").fetchone()[0] == version + 2
     con.close()
     # holding again while shutting down starts nothing twice
     assert rig.lh.night.request(Identity("button"))["error"]["code"] == "shutting_down"

@@ -1,0 +1,232 @@
+"""The night: every game between the first and the host's end of it, kept in the store with its
+standings; the same people stay seated from one game to the next."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from longhall.server.config import Settings
+from longhall.server.store.store import Store
+from longhall.server.table.connections import Identity
+from longhall.server.table.night import facts, points, standings
+from longhall.server.table.service import Table
+from longhall.server.web.app import Longhall, create_app
+from tests.inprocess import Client, game, seated
+
+# -- the standings, by hand ------------------------------------------------------------------
+
+
+def test_one_point_per_player_finished_ahead_of_and_ties_shared() -> None:
+    # 4 players: 50 beats three (3), 40 and 40 beat one and share one (1.5 each), 10 beats none
+    assert points([40, 50, 10, 40], [1]) == [1.5, 3.0, 0.0, 1.5]
+    # the game's own tie-break: of two on 30, the winner finished ahead
+    assert points([30, 30, 20], [1]) == [1.0, 2.0, 0.0]
+    # a win shared by equal totals (Eketorp's D10) is a tie: half a point each
+    assert points([30, 30], [0, 1]) == [0.5, 0.5]
+
+
+def _game(gid: int, players: list[str], totals: list[int], winners: list[int], **kw: Any) -> Any:
+    bots = kw.get("bots", set())
+    return {
+        "id": gid,
+        "game": kw.get("game", "eketorp"),
+        "status": kw.get("status", "finished"),
+        "started": 1000.0 * gid,
+        "finished": 1000.0 * gid + kw.get("minutes", 30) * 60,
+        "players": [
+            {"player": p, "name": p.title(), "colour": "red", "symbol": "▲", "bot": None}
+            | ({"bot": "greedy"} if p in bots else {})
+            for p in players
+        ],
+        "totals": totals,
+        "winners": winners if kw.get("status", "finished") == "finished" else [],
+        "points": points(totals, winners) if kw.get("status", "finished") == "finished" else None,
+    }
+
+
+def test_the_standings_of_a_night_by_hand() -> None:
+    night = {
+        "id": 1,
+        "started": 0.0,
+        "ended": None,
+        "games": [
+            # anna 0, bob 1.5, cara 1.5
+            _game(1, ["anna", "bob", "cara"], [30, 42, 42], [1, 2], minutes=70),
+            # cara left, dave (a bot) joined: anna 0, bob 2, dave 1
+            _game(
+                2, ["anna", "bob", "dave"], [5, 9, 7], [1], game="vikings_on_board", bots={"dave"}
+            ),
+            # ended early: listed, nobody earns a point
+            _game(
+                3,
+                ["anna", "bob", "dave"],
+                [3, 1, 2],
+                [],
+                status="abandoned",
+                minutes=5,
+                bots={"dave"},
+            ),
+        ],
+    }
+    table = standings(night)
+    assert [(r["player"], r["points"], r["place"]) for r in table] == [
+        ("bob", 3.5, 1),
+        ("cara", 1.5, 2),
+        ("dave", 1.0, 3),
+        ("anna", 0.0, 4),
+    ]
+    bob, cara, dave, anna = table
+    assert (bob["games"], bob["wins"]) == (3, 2)
+    assert dave["bot"] == "greedy" and anna["bot"] is None  # a bot is marked as one
+    assert bob["after"] == [1.5, 3.5, 3.5] and cara["after"] == [1.5, 1.5, 1.5]
+    assert dave["after"] == [None, 1.0, 1.0]  # not at the table for the first game
+    said = facts(night, table)
+    assert said["winners"] == ["bob"]
+    assert said["longest"] == {"game": 1, "seconds": 70 * 60}
+    assert said["closest"] == {"game": 1, "gap": 0}  # 42 and 42
+    assert said["best"] == {"game": 2, "player": "bob", "lead": 2}
+
+
+# -- a night at a real table -------------------------------------------------------------------
+
+
+def finish(table: Table, totals: list[int], winners: list[int]) -> None:
+    """Seed the end of the running game: the engine is told it is over with these scores, and
+    one legal move (a real command, journalled) ends it as the table ends any game."""
+    state = game(table)
+    scores = [{"seat": i, "total": t, "breakdown": {}} for i, t in enumerate(totals)]
+    active = state.active_seats()
+    seat = active[0] if active else None
+    action = state.legal_actions(seat)[0]
+    who = Identity("bot", seat) if seat is not None else Identity("button")
+    command = {
+        "type": "act" if seat is not None else "table",
+        "id": f"seed-finish-{table.data.version:04d}",
+        "version": table.data.version,
+        "action": action,
+    }
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(type(state), "scores", lambda self: scores)
+        mp.setattr(type(state), "winners", lambda self: winners)
+        mp.setattr(type(state), "is_over", lambda self: True)
+        ack = table.submit(who, command)
+    assert ack["ok"], ack
+    assert table.data.status == "over"
+
+
+def secrets_of(lh: Longhall) -> list[str]:
+    return [s.token_hash for s in lh.table.data.seats if s.token_hash]
+
+
+def test_a_night_of_three_games_kept_across_a_restart(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, gpio="off", bot_delay=60)
+    lh = create_app(settings)
+    try:
+        anna, bob, cara = seated(lh, ["Anna", "Bob", "Cara"])
+        assert bob.send("profile", name="Bob", colour="white")["ok"]
+        assert lh.table.data.night is None  # a night begins with its first game
+        assert anna.send("start")["ok"]
+        night = anna.last()["table"]["night"]
+        assert night["id"] == 1 and night["games"] == [] and night["ended"] is None
+        finish(lh.table, [30, 42, 42], [1, 2])
+        # between games, every screen has the night so far
+        shown = cara.last()["table"]["night"]
+        assert [(r["name"], r["points"]) for r in shown["standings"]] == [
+            ("Bob", 1.5),
+            ("Cara", 1.5),
+            ("Anna", 0.0),
+        ]
+        assert shown["games"][0]["winners"] == [1, 2]
+        # Cara leaves; Vikings on Board has no white: Bob's phone is told his new colour
+        assert anna.send("remove_seat", seat=2)["ok"]
+        assert anna.send("set_game", game="vikings_on_board")["ok"]
+        table = bob.last()["table"]
+        assert table["recoloured"] == [{"seat": 1, "was": "white", "now": "blue"}]
+        assert table["seats"][1]["colour"] == "blue"
+        assert [s["name"] for s in table["seats"]] == ["Anna", "Bob"]
+        token = anna.token
+    finally:
+        lh.stop()
+
+    # a restart in the middle of the night: nothing of it is lost
+    lh = create_app(settings)
+    try:
+        anna = Client(lh, {"token": token})
+        night = anna.last()["table"]["night"]
+        assert [g["id"] for g in night["games"]] == [1] and night["ended"] is None
+        (dave,) = seated(lh, ["Dave"])  # joins between games
+        assert anna.send("add_bot", bot="greedy")["ok"]
+        assert anna.send("start")["ok"]
+        assert lh.table.data.recoloured == []  # said once, before the game
+        finish(lh.table, [5, 9, 7, 1], [1])  # Anna 1, Bob 3, Dave 2, the bot 0
+        assert anna.send("set_game", game="vikings_gone_wild")["ok"]
+        assert anna.send("start")["ok"]
+        assert anna.send("end_game")["ok"]  # ended early: counted as played, no points
+        assert anna.send("end_night")["ok"]
+        assert anna.send("end_night")["error"]["code"] == "no_night"
+        night = dave.last()["table"]["night"]
+        assert night["ended"] is not None
+        assert [(g["game"], g["status"]) for g in night["games"]] == [
+            ("eketorp", "finished"),
+            ("vikings_on_board", "finished"),
+            ("vikings_gone_wild", "abandoned"),
+        ]
+        table = {r["name"]: (r["points"], r["place"], r["bot"]) for r in night["standings"]}
+        assert table == {
+            "Bob": (4.5, 1, None),
+            "Dave": (2.0, 2, None),
+            "Cara": (1.5, 3, None),
+            "Anna": (1.0, 4, None),
+            "Bot ◆": (0.0, 5, "greedy"),
+        }
+        assert night["facts"]["winners"] == [night["standings"][0]["player"]]
+        # the night's data is public; no seat's token (nor its hash) is in any message
+        hashes = secrets_of(lh)
+        for phone in (anna, dave):
+            text = json.dumps(phone.messages)
+            assert hashes and not any(h in text for h in hashes)
+        assert token and dave.token
+        assert token not in json.dumps(dave.messages)
+        assert dave.token not in json.dumps(anna.messages)
+    finally:
+        lh.stop()
+
+    store = Store(tmp_path / "longhall.sqlite3")
+    try:
+        (kept,) = store.nights()
+        assert kept["ended"] is not None and len(kept["games"]) == 3
+        assert [g["night"] for g in store.games()] == [1, 1, 1]
+    finally:
+        store.close()
+    # the next game begins a new night
+    lh = create_app(settings)
+    try:
+        anna = Client(lh, {"token": token})
+        assert anna.send("start")["ok"]
+        assert anna.last()["table"]["night"]["id"] == 2
+    finally:
+        lh.stop()
+
+
+def test_only_the_host_or_the_button_ends_the_night(tmp_path: Path) -> None:
+    lh = create_app(Settings(data_dir=tmp_path, gpio="off", bot_delay=60))
+    try:
+        anna, bob, cara = seated(lh, ["Anna", "Bob", "Cara"])
+        assert anna.send("end_night")["error"]["code"] == "no_night"
+        assert anna.send("start")["ok"]
+        assert bob.send("end_night")["error"]["code"] == "host_only"
+        started = time.time()
+        ack = lh.table.submit(
+            Identity("button"), {"type": "end_night", "id": "button-night-1", "version": 0}
+        )
+        assert ack["ok"]  # the game being played ends early with the night
+        night = cara.last()["table"]["night"]
+        assert night["ended"] >= started and night["games"][0]["status"] == "abandoned"
+        assert cara.last()["table"]["status"] == "over"
+    finally:
+        lh.stop()
