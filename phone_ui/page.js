@@ -38,6 +38,7 @@ export const ui = {
   colour: "",
   wakeHint: false,
   confirmEnd: false,
+  confirmNight: false, // the host asked to end the night: the next tap confirms
   confirmMoveOn: false,
   confirmTakeBack: false,
   history: null, // the host's list of earlier games, once asked for

@@ -12,6 +12,7 @@ import {
   TOKEN_KEY, WAS_KEY, code, conn, guestAuth, currentGame, fatal, gameModule, finalScores, me, msg, name, online, openSheet, render, seats, standingIn,
   send, setConn, setFatal, setMsg, setOnline, setRenderer, showToast, ui, versionWaiters,
 } from "./page.js";
+import { myNight, nightFacts, nightRule, nightWinners, standingsTable } from "/static/night.js";
 
 const app = document.getElementById("app");
 
@@ -422,10 +423,17 @@ function lobbyScreen() {
   const table = msg.table;
   const isHost = msg.you.host;
   const parts = [];
-  if (table.status === "over" && table.result) {
+  const recoloured = (table.recoloured || []).find((r) => r.seat === me());
+  if (recoloured) {
+    parts.push(h("section", { class: "panel hint", id: "recoloured", role: "status" }, t("night.recoloured", {
+      game: t(`games.${table.game}`), from_colour: t(`colour.${recoloured.was}`), colour: t(`colour.${recoloured.now}`) })));
+  }
+  if (table.status === "over" && table.result && !(table.night && table.night.ended)) {
     const game = currentGame();
     parts.push(finalScores(table.result), ...(game && game.finalWords ? game.finalWords() : []));
   }
+  const night = nightPanel(table.night);
+  if (night) parts.push(night);
   parts.push(h("section", { class: "panel" },
     h("h1", {}, table.status === "over" ? t("lobby.after_game") : t("lobby.title")),
     h("p", { class: "muted" }, !isHost ? t("lobby.wait_host")
@@ -448,7 +456,8 @@ function lobbyScreen() {
       ...doorControls(),
       h("button", { class: "primary wide", id: "start", disabled: !ready || ui.pending, onclick: () => send("start") },
         startLabel(table)),
-      ready ? null : h("p", { class: "muted" }, t("host.need_players", { game: t(`games.${table.game}`), min: table.min_players, max: table.max_players }))));
+      ready ? null : h("p", { class: "muted" }, t("host.need_players", { game: t(`games.${table.game}`), min: table.min_players, max: table.max_players })),
+      ...endNight()));
     parts.push(historyPanel());
   }
   return parts;
@@ -460,6 +469,30 @@ function startLabel(table) {
   if (table.status !== "over") return t("host.start");
   const last = table.result && table.result.game;
   return !last || last === table.game ? t("host.rematch") : t("host.start_other", { game: t(`games.${table.game}`) });
+}
+
+/** This phone's own night: its place in each game and the points it earned, the standings; once
+ * the night is over, its winner, its facts and the link to the night's page to keep. */
+function nightPanel(night) {
+  if (!night || !night.games.length) return null;
+  const ended = Boolean(night.ended);
+  const mine = ended ? null : me();
+  return h("section", { class: "panel night", id: ended ? "night-over" : "my-night" },
+    h("h2", {}, ended ? t("night.over") : t("night.yours")),
+    ended ? nightWinners(night) : myNight(night, mine),
+    standingsTable(night, mine),
+    nightRule(),
+    ended ? nightFacts(night) : null,
+    h("p", {}, h("a", { href: `/night/${night.id}`, id: "night-page", target: "_blank" }, t("night.page_link"))));
+}
+
+/** The host ends the night (the Pi stays on), after a confirmation; the next game begins another. */
+function endNight() {
+  const night = msg.table.night;
+  if (!night || night.ended) return [];
+  return [ui.confirmNight
+    ? h("button", { class: "danger wide", id: "end-night-confirm", disabled: ui.pending, onclick: () => { ui.confirmNight = false; ui.sheet = null; send("end_night"); } }, t("night.end_confirm"))
+    : h("button", { class: "wide", id: "end-night", onclick: () => { ui.confirmNight = true; render(); } }, t("night.end"))];
 }
 
 /** The chosen game's own lobby options, drawn by its module (loaded for them, redrawn once here). */
@@ -647,6 +680,7 @@ function hostSheet() {
         : h("button", { class: "danger", onclick: () => { ui.confirmEnd = true; render(); } }, t("host.end"))),
     ...moveOn(),
     ...takeBack(),
+    ...endNight(),
     ...tableLanguage()];
   const game = currentGame();
   if (game && game.hostSheet) parts.push(...game.hostSheet(table));

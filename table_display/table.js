@@ -12,6 +12,7 @@ import {
   checkFingerprints, currentGame, finalScores, gameModule, msg, name, online, render, setMsg, setOnline, setRenderer,
   url,
 } from "./page.js";
+import { gamesList, nightFacts, nightRule, nightWinners, standingsTable } from "/static/night.js";
 import { standingNotices } from "/table/notices.js";
 import { startKiosk } from "/table/kiosk.js";
 
@@ -82,6 +83,9 @@ function draw() {
     parts.push(...gameScreen());
   } else if (final) {
     parts.push(...game.finalScreen(msg.game.public, result));
+  } else if (msg.table.night && msg.table.night.ended) {
+    app.className = "night-over";
+    parts.push(...nightSummary(msg.table.night));
   } else {
     parts.push(...lobbyScreen());
   }
@@ -135,12 +139,44 @@ function lobbyScreen() {
           t("lobby_table.recoloured", { game: t(`games.${table.game}`), was: t(`colour.${s.colour_was}`), name: `${s.symbol} ${s.name}`, colour: t(`colour.${s.colour}`) }))),
         table.locked ? h("p", { class: "locked", id: "lobby-locked" }, "🔒 ", t("lobby_table.locked")) : null,
         h("p", { class: "muted" }, n >= table.min_players ? t("lobby_table.ready") : t("lobby_table.need", { game: t(`games.${table.game}`), min: table.min_players }))),
+      nightPanel(table.night),
       table.hotspot ? h("section", { class: "panel wifi" },
         h("img", { class: "qr", src: "/qr/wifi.svg", alt: t("lobby_table.wifi_alt") }),
         h("p", {}, t("lobby_table.wifi", { ssid: table.hotspot.ssid })),
         h("p", { class: "wifi-password" }, t("lobby_table.wifi_password", { password: table.hotspot.password })),
         h("p", { class: "muted", id: "wifi-no-internet" }, t("lobby_table.no_internet"))) : null)));
   return parts;
+}
+
+// -- the night -------------------------------------------------------------------------------------
+
+/** Between games: the night so far, each game with its winner and time, and the standings. */
+function nightPanel(night) {
+  if (!night || night.ended || !night.games.length) return null;
+  return h("section", { class: "panel night", id: "night-so-far" },
+    h("h2", {}, t("night.title")), gamesList(night), standingsTable(night), nightRule());
+}
+
+/** The end of the night: the chart of the standings after each game, the night's winner, a few
+ * facts, the standings, and a QR code to the night's page for the phones to keep. */
+function nightSummary(night) {
+  const page = new URL(`/night/${night.id}`, msg.table.join_url).href;
+  return [
+    h("header", { class: "titlebar" }, h("h1", {}, "Longhall · ", t("night.over")), h("span", { class: "spacer" }), languageSwitch(draw)),
+    h("div", { class: "night-grid", id: "night-summary" },
+      h("section", { class: "panel night-main" },
+        nightWinners(night),
+        night.games.length
+          ? h("img", { class: "night-chart", alt: t("night.chart"), src: `/night/${night.id}/chart.svg?games=${night.games.length}&lang=${document.documentElement.lang}` })
+          : null,
+        nightFacts(night)),
+      h("section", { class: "panel night-side" },
+        standingsTable(night), nightRule(),
+        h("div", { class: "night-keep" },
+          h("img", { class: "qr", src: `/night/${night.id}/qr.svg`, alt: t("night.page_link") }),
+          h("p", {}, t("night.scan")), h("p", { class: "url" }, url(page))),
+        h("p", { class: "muted small" }, t("night.join_next", { url: msg.table.join_url })))),
+  ];
 }
 
 /** What the chosen game's lobby options are set to, in its module's words: loaded for them only

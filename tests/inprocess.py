@@ -6,8 +6,11 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from longhall.server.games.api import GameState
 from longhall.server.games.eketorp import EketorpState
+from longhall.server.table.connections import Identity
 from longhall.server.table.service import Table
 from longhall.server.web.app import Longhall
 from tests.support import apply_patch
@@ -111,3 +114,28 @@ def seated(longhall: Longhall, names: list[str]) -> list[Client]:
 
 # the ``guest`` fixture: connects one more phone that has not joined
 Guest = Callable[[], Client]
+
+
+def finish(table: Table, totals: list[int], winners: list[int]) -> None:
+    """Seed the end of the running game: the engine is told it is over with these scores, and
+    one legal move (a real command, journalled) ends it as the table ends any game."""
+    state = game(table)
+    # the game's own scores as they stand (their breakdown as the pages draw it), other totals
+    scores = [{**score, "total": t} for score, t in zip(state.scores(), totals, strict=True)]
+    active = state.active_seats()
+    seat = active[0] if active else None
+    action = state.legal_actions(seat)[0]
+    who = Identity("bot", seat) if seat is not None else Identity("button")
+    command = {
+        "type": "act" if seat is not None else "table",
+        "id": f"seed-finish-{table.data.version:04d}",
+        "version": table.data.version,
+        "action": action,
+    }
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(type(state), "scores", lambda self: scores)
+        mp.setattr(type(state), "winners", lambda self: winners)
+        mp.setattr(type(state), "is_over", lambda self: True)
+        ack = table.submit(who, command)
+    assert ack["ok"], ack
+    assert table.data.status == "over"

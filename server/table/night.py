@@ -19,7 +19,6 @@ from typing import Any
 from .seats import COLOURS, Occupant
 
 Night = dict[str, Any]
-FORMER = "a former player"  # a name the table forgot (the pages show their own words for it)
 
 
 def new_night(night_id: int, at: float) -> Night:

@@ -29,7 +29,8 @@ from ..table import BotRunner, Table
 from .events import register_events, same_origin
 from .hostcheck import HostCheck
 from .limits import SPARE_THREADS, ConnectionLimit
-from .pages import DurableHealth, register_pages
+from .nightpage import register_night_pages
+from .pages import GAME_ROOTS, PAGES, DurableHealth, register_pages
 from .ratelimit import Clock
 from .transport import SERIALIZER, Transport
 
@@ -144,6 +145,7 @@ def create_app(
     register_events(socketio, table, transport, settings, clock)
 
     register_pages(app, table, DurableHealth(table))
+    register_night_pages(app, table, PAGES["static"] / "i18n", GAME_ROOTS)
     app.register_blueprint(appliance)  # the kiosk's sign of life, the phones' connectivity checks
     # around Flask-SocketIO's middleware: every Socket.IO transport passes through the cap
     app.wsgi_app = ConnectionLimit(  # type: ignore[method-assign]

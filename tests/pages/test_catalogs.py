@@ -381,6 +381,8 @@ SHELLS = [
     if "games" not in path.relative_to(ROOT).parts
     or path.parent.name != "games"  # server/static/common.js and the two shells
 ]
+# the night's page, drawn on the server in the pages' words (server/web/nightpage.py)
+NIGHT_PAGE = ROOT / "server" / "web" / "nightpage.py"
 KEYS = re.compile(r"""["'`]([a-z_]+(?:\.[a-z0-9_]+)+)["'`]""")
 PREFIXES = re.compile(r"""\b(?:t|has)\(\s*`([a-z_.]+)\$\{""")
 
@@ -460,7 +462,7 @@ def table_strings() -> set[str]:
 def test_each_game_s_words_live_in_its_own_catalog() -> None:
     """A game's catalog holds its title, its page modules' words and its own error codes; the
     shared catalog only what the shells, the table's own errors and every game use."""
-    shell = used_by(SHELLS)
+    shell = used_by([*SHELLS, NIGHT_PAGE])
     table = table_strings() | {"offline", "timeout"}  # and the two the pages make themselves
     every_game: set[str] | None = None
     for game in GAME_ROOTS:

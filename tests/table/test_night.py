@@ -8,15 +8,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from longhall.server.config import Settings
 from longhall.server.store.store import Store
 from longhall.server.table.connections import Identity
 from longhall.server.table.night import facts, points, standings
-from longhall.server.table.service import Table
 from longhall.server.web.app import Longhall, create_app
-from tests.inprocess import Client, game, seated
+from tests.inprocess import Client, finish, seated
 
 # -- the standings, by hand ------------------------------------------------------------------
 
@@ -93,30 +90,6 @@ def test_the_standings_of_a_night_by_hand() -> None:
 
 
 # -- a night at a real table -------------------------------------------------------------------
-
-
-def finish(table: Table, totals: list[int], winners: list[int]) -> None:
-    """Seed the end of the running game: the engine is told it is over with these scores, and
-    one legal move (a real command, journalled) ends it as the table ends any game."""
-    state = game(table)
-    scores = [{"seat": i, "total": t, "breakdown": {}} for i, t in enumerate(totals)]
-    active = state.active_seats()
-    seat = active[0] if active else None
-    action = state.legal_actions(seat)[0]
-    who = Identity("bot", seat) if seat is not None else Identity("button")
-    command = {
-        "type": "act" if seat is not None else "table",
-        "id": f"seed-finish-{table.data.version:04d}",
-        "version": table.data.version,
-        "action": action,
-    }
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(type(state), "scores", lambda self: scores)
-        mp.setattr(type(state), "winners", lambda self: winners)
-        mp.setattr(type(state), "is_over", lambda self: True)
-        ack = table.submit(who, command)
-    assert ack["ok"], ack
-    assert table.data.status == "over"
 
 
 def secrets_of(lh: Longhall) -> list[str]:
