@@ -95,6 +95,7 @@ class Entry:
     game_action: tuple[int, int, int | None, dict[str, Any]] | None = None
     game_row: dict[str, Any] | None = None  # a game started or ended
     night_row: dict[str, Any] | None = None  # the night as it is now, when it changed
+    forgotten: str | None = None  # a player forgotten: their name goes from every night kept
 
 
 class Store:
@@ -271,6 +272,8 @@ class Store:
                 (night["id"], night["started"], night["ended"], dumps(night)),
             )
             pages += 2
+        if entry.forgotten is not None:
+            pages += self._forget(db, entry.forgotten)
         if entry.game_action is not None:
             game_id, n, seat, action = entry.game_action
             data = dumps(action)
@@ -292,6 +295,38 @@ class Store:
             db.execute("DELETE FROM records WHERE seq <= ?", (seq,))
             db.execute("DELETE FROM snapshots WHERE seq < ?", (seq,))
         return pages + written // self.page_size  # and the overflow pages of larger rows
+
+    def _forget(self, db: sqlite3.Connection, player: str) -> int:
+        """Take a forgotten player's name out of every night and game kept (``None``: the pages
+        say "a former player"); return about how many pages that changed."""
+        pages = 0
+        for night_id, text in db.execute("SELECT id, data FROM nights").fetchall():
+            night = json.loads(text)
+            touched = False
+            for game in night["games"]:
+                for i, entry in enumerate(game["players"]):
+                    if entry["player"] != player:
+                        continue
+                    entry["name"], touched = None, True
+                    row = db.execute(
+                        "SELECT seats, result FROM games WHERE id = ?", (game["id"],)
+                    ).fetchone()
+                    if row is None:
+                        continue
+                    seats = json.loads(row[0])
+                    result = None if row[1] is None else json.loads(row[1])
+                    seats[i]["name"] = None
+                    if result is not None:
+                        result["seats"][i]["name"] = None
+                    db.execute(
+                        "UPDATE games SET seats = ?, result = ? WHERE id = ?",
+                        (dumps(seats), None if result is None else dumps(result), game["id"]),
+                    )
+                    pages += 1
+            if touched:
+                db.execute("UPDATE nights SET data = ? WHERE id = ?", (dumps(night), night_id))
+                pages += 1
+        return pages
 
     def _write_game(self, db: sqlite3.Connection, row: dict[str, Any]) -> None:
         db.execute(

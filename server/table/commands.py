@@ -21,6 +21,7 @@ from ..games.api import JSON
 from ..games.registry import GAMES
 from ..qr import qr_svg
 from ..store import Store
+from . import players
 from .connections import Identity
 from .envelope import LANGUAGES, Command, CommandError, check_shape, clean_name
 from .gamedata import default_config
@@ -38,6 +39,7 @@ from .kinds import (
     room_for_one_more,
     seat_index,
 )
+from .players import by_phone, phone_hash
 from .seats import COLOURS, Occupant, hash_token, new_player, new_token
 from .state import Outcome, Record, TableState, effective_moves
 
@@ -97,6 +99,9 @@ def apply_profile(table: TableState, record: Record) -> Outcome:
     if record["colour"] != seat.colour:
         seat.colour_was = None  # a colour of their own choice
     seat.name, seat.colour = record["name"], record["colour"]
+    remembered = table.data.players.get(seat.player)
+    if remembered is not None:  # offered again, as the player now has it
+        remembered.update(name=seat.name, colour=seat.colour)
     return _outcome()
 
 
@@ -145,7 +150,12 @@ def apply_kick(table: TableState, record: Record) -> Outcome:
     """Send a seat's phone away and keep it out (its token) until the host lets it back in."""
     seat = table.data.seats[record["seat"]]
     if seat.kind == "human" and seat.token_hash is not None:
-        entry = {"id": seat.token_hash[:12], "hash": seat.token_hash, "name": seat.name}
+        entry = {
+            "id": seat.token_hash[:12],
+            "hash": seat.token_hash,
+            "name": seat.name,
+            "player": seat.player,
+        }
         table.data.barred = [*table.data.barred, entry][-BARRED_KEPT:]
     return table.remove_seat(record["seat"])
 
@@ -416,6 +426,45 @@ def apply_end_night(table: TableState, record: Record) -> Outcome:
     return table.end_night(record["at"])
 
 
+def prepare_remember(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    return _record(seat=who.seat, phone=phone_hash(cmd["phone"]))
+
+
+def apply_remember(table: TableState, record: Record) -> Outcome:
+    table.remember(record["seat"], record["phone"])
+    return _outcome()
+
+
+def answer_recall(desk: Desk, cmd: Command) -> JSON:
+    """A phone asks whether the table remembers it: its own name, colour and record only."""
+    data = desk.live.data
+    key = by_phone(data.players, phone_hash(cmd["phone"]))
+    if key is None:
+        return {"player": None}
+    known = data.players[key]
+    return {"player": {"name": known["name"], "colour": known["colour"], **players.record(known)}}
+
+
+def prepare_forget_player(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    data = desk.live.data
+    if cmd["player"] not in data.players:
+        raise CommandError("no_such_player", "The table does not remember that player.")
+    if any(s.player == cmd["player"] for s in data.seats):
+        raise CommandError("player_seated", "That player is seated: remove their seat first.")
+    return _record(player=cmd["player"])
+
+
+def prepare_forget_me(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    key = by_phone(desk.live.data.players, phone_hash(cmd["phone"]))
+    if key is None:
+        raise CommandError("no_such_player", "The table does not remember that player.")
+    return _record(player=key)
+
+
+def apply_forget(table: TableState, record: Record) -> Outcome:
+    return table.forget(record["player"])
+
+
 # The most an action may take in the store. Each game declares its actions' fields and their sizes
 # (``ACTION_SHAPES``) and refuses anything else; this is the table's own bound on what one command
 # adds to the journal and the game's log, whatever a game declares.
@@ -544,14 +593,19 @@ def apply_action(table: TableState, record: Record) -> Outcome:
     return table.act(record)
 
 
-def answer_history(desk: Desk) -> JSON:
-    """The games kept here, for the host. A game still being played keeps its seed to itself:
-    with the seed, anyone could deal every hand and the draw pile again."""
+def answer_history(desk: Desk, cmd: Command) -> JSON:
+    """The games kept here, and the players the table remembers, for the host. A game still
+    being played keeps its seed to itself: with the seed, anyone could deal every hand and the
+    draw pile again."""
     games = desk.store.games()
     for game in games:
         if game["status"] == "playing":
             game.pop("seed", None)
-    return {"games": games}
+    remembered = [
+        {"player": key, "name": p["name"], "colour": p["colour"], **players.record(p)}
+        for key, p in desk.live.data.players.items()
+    ]
+    return {"games": games, "players": remembered}
 
 
 def _outcome(**fields: Any) -> Outcome:
@@ -783,6 +837,33 @@ KINDS: dict[str, CommandKind] = {
             apply=apply_action,
         ),
         CommandKind("history", {}, by=HOST, context=None, answer=answer_history),
+        CommandKind(
+            "remember",
+            {"phone": str},
+            by=PLAYER,
+            context=None,
+            prepare=prepare_remember,
+            apply=apply_remember,
+        ),
+        CommandKind(
+            "recall", {"phone": str}, by=frozenset({"guest"}), context=None, answer=answer_recall
+        ),
+        CommandKind(
+            "forget_player",
+            {"player": str},
+            by=HOST,
+            context=None,
+            prepare=prepare_forget_player,
+            apply=apply_forget,
+        ),
+        CommandKind(
+            "forget_me",
+            {"phone": str},
+            by=frozenset({"guest", "player", "host"}),
+            context=None,
+            prepare=prepare_forget_me,
+            apply=apply_forget,
+        ),
     )
 }
 

@@ -45,7 +45,7 @@ class Desk(Protocol):
 Prepared = tuple[Record, JSON]  # the record's own fields, and what only the sender is told
 Prepare = Callable[["Desk", Identity, Command], Prepared]
 Apply = Callable[[TableState, Record], Outcome]
-Answer = Callable[["Desk"], JSON]
+Answer = Callable[["Desk", Command], JSON]
 # Whether a seated player who is not the host may send a host's command all the same.
 OwnSeat = Callable[[Identity, Command], bool]
 

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from ..games.api import JSON
 from ..games.registry import GAMES
-from . import fingerprints, night
+from . import fingerprints, night, players
 from .connections import Connections, Outgoing, room
 from .seats import BOT_KINDS, COLOURS
 from .state import TableState
@@ -81,6 +81,10 @@ class Messages:
                 "away_since": None
                 if seat.kind == "bot" or i in present
                 else table.away.get(i, table.started),
+                # a player the table remembers: their record here (nights, games played, won)
+                "record": players.record(data.players[seat.player])
+                if seat.player in data.players
+                else None,
             }
             for i, seat in enumerate(data.seats)
         ]

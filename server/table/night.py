@@ -105,7 +105,9 @@ def standings(night: Night, seated: list[Occupant] | None = None) -> list[dict[s
         row = rows.get(seat.player)
         if row is not None:
             row.update(player_entry(seat), seat=index)
-    ordered = sorted(rows.values(), key=lambda r: (-r["points"], -r["wins"], r["name"].lower()))
+    ordered = sorted(
+        rows.values(), key=lambda r: (-r["points"], -r["wins"], (r["name"] or "").lower())
+    )
     place = 0
     for n, row in enumerate(ordered):
         if n == 0 or row["points"] != ordered[n - 1]["points"]:

@@ -181,7 +181,7 @@ class Table:
             if repeat is not None:  # its first answer may still be waiting for the disk
                 return repeat, _Wait(repeat["version"], generation)
             if kind.answer is not None:
-                return {"ok": True, "version": before, **kind.answer(self)}, _Wait(
+                return {"ok": True, "version": before, **kind.answer(self, cmd)}, _Wait(
                     before, generation
                 )
             if self.storage.read_only:
@@ -289,7 +289,7 @@ class Table:
             if "guest" in kind.by:
                 raise CommandError("bad_code", "Scan the table's QR code to join.")
             raise CommandError("not_seated", "Join the table first.")
-        if "guest" in kind.by:
+        if "guest" in kind.by and "player" not in kind.by:
             raise CommandError("already_seated", "This phone already has a seat.")
         if who.kind == "bot":
             if "bot" not in kind.by:
@@ -381,10 +381,17 @@ class Table:
             version % self.settings.snapshot_every == 0
             or outcome.game_row is not None
             or outcome.night_row is not None
+            or outcome.forgotten is not None  # the older records, with the name, are pruned
         ):
             snapshot = self.live.snapshot_text()
         return Entry(
-            version, record, snapshot, outcome.game_action, outcome.game_row, outcome.night_row
+            version,
+            record,
+            snapshot,
+            outcome.game_action,
+            outcome.game_row,
+            outcome.night_row,
+            outcome.forgotten,
         )
 
     def _reload(

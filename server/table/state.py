@@ -18,7 +18,7 @@ from ..games.api import JSON, GameState
 from ..games.registry import GAMES
 from ..games.spec import GameSpec
 from ..store import dumps as store_dumps
-from . import fingerprints, night
+from . import fingerprints, night, players
 from .seats import Occupant
 from .views import Views
 
@@ -58,7 +58,7 @@ class TableData:
     locked: bool = False  # the host closed the lobby: no new seats
     # phones the host sent away, kept out until the host lets them back in: their seat token's
     # hash, a short public id for the host's button, and the name they had
-    barred: list[dict[str, str]] = field(default_factory=list)
+    barred: list[dict[str, Any]] = field(default_factory=list)
     # the host's last take-back, as every screen shows it until the game's next step: whose step
     # it was, the game's public log events it undid, the seats whose revealed choices it hid again
     taken_back: dict[str, Any] | None = None
@@ -69,6 +69,9 @@ class TableData:
     # seats whose colour the chosen game lacks, given another by ``set_game``: each player's
     # phone says so, until the next game starts
     recoloured: list[dict[str, Any]] = field(default_factory=list)
+    # the players the table remembers, by player key: their phone's identity hashed, their name
+    # and colour, the nights they played and their games played and won per game (players.py)
+    players: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 # The mark a take-back leaves among a game's stored actions (the table's, seat None): replaying a
@@ -100,6 +103,7 @@ class Outcome:
     host_claim: bool = False  # the table opened a claim to the host's seat (HOST and NEXT)
     host_chosen: bool = False  # a phone at the table took the host's seat by that claim
     night_row: dict[str, Any] | None = None  # the night began, gained a game or ended
+    forgotten: str | None = None  # a player forgotten: their name goes from the nights kept
 
 
 class TableState:
@@ -262,7 +266,45 @@ class TableState:
         if data.night is not None and data.night["ended"] is None:
             summary = night.game_summary(row, data.seats, result)
             data.night = {**data.night, "games": [*data.night["games"], summary]}
+            players.count_game(data.players, summary, data.night["id"])
         return row
+
+    def remember(self, seat_index: int, phone: str) -> None:
+        """A seat's phone asks to be remembered: a phone seen before takes back its player (its
+        record and its key in the standings), a new one is remembered from now on."""
+        data = self.data
+        seat = data.seats[seat_index]
+        known = players.by_phone(data.players, phone)
+        played = data.night is not None and any(
+            p["player"] == seat.player for g in data.night["games"] for p in g["players"]
+        )
+        taken = {s.player for s in data.seats}
+        if known is not None and known != seat.player:
+            if not played and known not in taken:
+                seat.player = known  # the same player as at the nights before
+            else:  # already in the night's standings under this seat's key: keep that one
+                data.players[seat.player] = data.players.pop(known)
+        elif known is None:
+            data.players[seat.player] = {"phone": phone, "nights": [], "games": {}}
+        entry = data.players[seat.player]
+        entry.update(name=seat.name, colour=seat.colour)
+        if played and data.night is not None and data.night["id"] not in entry["nights"]:
+            entry["nights"] = [*entry["nights"], data.night["id"]]
+
+    def forget(self, key: str) -> Outcome:
+        """Forget a player: their record goes, and their name from every night and game kept
+        ("a former player"), the last game's score included; a seat they hold now keeps its
+        name while they sit there."""
+        data = self.data
+        data.players.pop(key, None)
+        places = players.places_of(data.night, key)
+        data.night = players.forget_in_night(data.night, key)
+        at = places.get(data.game_id or 0)
+        if at is not None:  # new objects: the messages compare the last ones they sent
+            data.last_result = _nameless(data.last_result, at)
+            data.game_meta = _nameless(data.game_meta, at)
+        data.barred = [{**b, "name": None} if b.get("player") == key else b for b in data.barred]
+        return Outcome(forgotten=key)
 
     def end_night(self, at: float) -> Outcome:
         """The host ends the night (a game still being played ends early first)."""
@@ -376,6 +418,15 @@ class TableState:
             if data.digests.get(key) != hashed:
                 data.digests[key] = hashed
                 data.contexts[key] = data.version
+
+
+def _nameless(kept: dict[str, Any] | None, at: int) -> dict[str, Any] | None:
+    """A game's row or result with the name of the seat ``at`` taken out (a forgotten player)."""
+    if kept is None:
+        return None
+    seats = [dict(s) for s in kept["seats"]]
+    seats[at]["name"] = None
+    return {**kept, "seats": seats}
 
 
 def in_order(seen: dict[str, dict[str, dict[str, Any]]]) -> dict[str, dict[str, dict[str, Any]]]:

@@ -203,3 +203,76 @@ def test_only_the_host_or_the_button_ends_the_night(tmp_path: Path) -> None:
         assert cara.last()["table"]["status"] == "over"
     finally:
         lh.stop()
+
+
+# -- the table remembers its players -----------------------------------------------------------
+
+ANNA_PHONE = "anna-phone-0123456789abcdef"
+BOB_PHONE = "bob-phone-0123456789abcdefgh"
+
+
+def test_a_returning_phone_is_recognised_and_a_forgotten_player_is_gone(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, gpio="off", bot_delay=60)
+    lh = create_app(settings)
+    try:
+        anna, bob, cara = seated(lh, ["Anna", "Bob", "Cara"])
+        assert anna.send("remember", phone=ANNA_PHONE)["ok"]
+        assert bob.send("remember", phone=BOB_PHONE)["ok"]
+        assert bob.send("profile", name="Bobby", colour="green")["ok"]
+        assert anna.send("start")["ok"]
+        finish(lh.table, [10, 20, 5], [1])
+        assert anna.send("end_night")["ok"]
+        seats = cara.last()["table"]["seats"]
+        assert seats[1]["record"] == {"nights": 1, "games": {"eketorp": {"played": 1, "won": 1}}}
+        assert seats[2]["record"] is None  # Cara's phone did not ask to be remembered
+        bob_key = lh.table.data.seats[1].player
+        assert anna.send("remove_seat", seat=1)["ok"]  # Bobby goes home
+        anna_token = anna.token
+    finally:
+        lh.stop()
+
+    lh = create_app(settings)  # the next evening
+    try:
+        guest = Client(lh, {"code": lh.table.data.code})
+        back = guest.send("recall", phone=BOB_PHONE)
+        assert back["player"] == {
+            "name": "Bobby",
+            "colour": "green",
+            "nights": 1,
+            "games": {"eketorp": {"played": 1, "won": 1}},
+        }
+        assert guest.send("recall", phone="someone-else-0123456789")["player"] is None
+        assert guest.send("recall", phone="short")["error"]["code"] == "bad_phone"
+        assert guest.join("Bobby", "green")["ok"]
+        assert guest.send("remember", phone=BOB_PHONE)["ok"]
+        # the same player as before: one row in the standings across the nights' games
+        assert lh.table.data.seats[-1].player == bob_key
+        anna = Client(lh, {"token": anna_token})
+        assert anna.last()["table"]["seats"][-1]["record"]["nights"] == 1
+
+        # the host cannot forget a player who sits at the table; Bobby forgets his own phone
+        assert anna.send("forget_player", player=bob_key)["error"]["code"] == "player_seated"
+        assert guest.send("forget_me", phone=BOB_PHONE)["ok"]
+        assert guest.send("forget_me", phone=BOB_PHONE)["error"]["code"] == "no_such_player"
+        assert anna.send("remove_seat", seat=len(lh.table.data.seats) - 1)["ok"]
+        history = anna.send("history")
+        assert "Bobby" not in json.dumps(history) and len(history["players"]) == 1
+        for message in (anna.last(), Client(lh).last()):
+            text = json.dumps(message)
+            assert "Bobby" not in text, text[text.index("Bobby") - 300 : text.index("Bobby") + 50]
+        night_page = lh.app.test_client().get("/night/1").get_data(as_text=True)
+        assert "Bobby" not in night_page and "a former player" in night_page
+        # what a phone sent to be remembered is never in anything another client received
+        assert ANNA_PHONE not in json.dumps(guest.messages)
+        assert BOB_PHONE not in json.dumps(anna.messages)
+        assert lh.table.data.players and all(
+            p["phone"] not in json.dumps(anna.messages) for p in lh.table.data.players.values()
+        )
+    finally:
+        lh.stop()
+    store = Store(tmp_path / "longhall.sqlite3")
+    try:
+        kept = json.dumps([store.nights(), store.games()])
+        assert "Bobby" not in kept and '"name":null' in kept.replace(" ", "")
+    finally:
+        store.close()
