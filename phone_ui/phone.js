@@ -12,7 +12,7 @@ import {
   TOKEN_KEY, WAS_KEY, code, conn, guestAuth, currentGame, fatal, gameModule, finalScores, me, msg, name, online, openSheet, render, seats, standingIn,
   send, setConn, setFatal, setMsg, setOnline, setRenderer, showToast, ui, versionWaiters,
 } from "./page.js";
-import { myNight, nightFacts, nightRule, nightWinners, standingsTable } from "/static/night.js";
+import { myNight, nightFacts, nightRule, nightWinners, recordLine, standingsTable } from "/static/night.js";
 
 const app = document.getElementById("app");
 
@@ -363,24 +363,20 @@ function joinScreen() {
       }, table.colours[colour]),
     );
   }
+  const back = welcomeBack(free, full);
   return h(
     "section", { class: "panel" },
+    back,
     h("h1", {}, t("join.title")),
     h("p", { class: "muted" }, t("join.intro")),
     h("label", { for: "name" }, t("join.name")), input,
     h("p", { class: "label" }, t("join.colour")), colours,
     h("button", {
       class: "primary wide", id: "join", disabled: full || table.locked || ui.pending || !online,
-      onclick: async () => {
+      onclick: () => {
         const chosen = ui.name.trim();
         if (!chosen) { showToast(t("errors.bad_name", { max: 24 }), "error"); return; }
-        localStorage.setItem("longhall.name", chosen);
-        const answer = await send("join", { name: chosen, colour: ui.colour });
-        if (answer && answer.ok) {
-          localStorage.setItem(TOKEN_KEY, answer.token);
-          localStorage.removeItem(WAS_KEY);
-          conn.socket.auth = { token: answer.token };
-        }
+        joinAs(chosen, ui.colour);
       },
     }, full ? t("join.full") : t("join.button")),
     table.locked ? h("p", { class: "muted", id: "join-locked" }, t("join.locked")) : null,
@@ -388,6 +384,65 @@ function joinScreen() {
     table.hotspot ? h("p", { class: "muted", id: "join-no-internet" }, t("join.no_internet")) : null,
     seatList(false),
   );
+}
+
+/** Sit down with this name and colour; once seated, ask the table to remember this phone. */
+async function joinAs(name, colour) {
+  localStorage.setItem("longhall.name", name);
+  const answer = await send("join", { name, colour });
+  if (answer && answer.ok) {
+    localStorage.setItem(TOKEN_KEY, answer.token);
+    localStorage.removeItem(WAS_KEY);
+    conn.socket.auth = { token: answer.token };
+    await send("remember", { phone: phoneIdentity(true) });
+  }
+}
+
+// -- the table remembers its players ----------------------------------------------------------------
+// The phone keeps an identity of its own (random, never a password) so that the table can offer it
+// its name and colour again at the next night; the table keeps only its hash.
+
+const PHONE_KEY = "longhall.phone";
+
+function phoneIdentity(create) {
+  let id = localStorage.getItem(PHONE_KEY);
+  if (!id && create) {
+    const bytes = crypto.getRandomValues(new Uint8Array(24));
+    id = btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_");
+    localStorage.setItem(PHONE_KEY, id);
+  }
+  return id;
+}
+
+/** A phone the table remembers: its name and colour offered again, in one tap. */
+function welcomeBack(free, full) {
+  const phone = phoneIdentity(false);
+  if (!phone || !online) return null;
+  if (ui.recalled === undefined) {
+    ui.recalled = null;
+    send("recall", { phone }).then((answer) => { ui.recalled = answer && answer.ok ? answer.player : null; render(); });
+  }
+  const known = ui.recalled;
+  if (!known) return null;
+  return h("div", { class: "welcome-back", id: "welcome-back" },
+    h("h2", {}, t("players.welcome", { name: known.name })),
+    h("p", { class: "muted" }, recordLine(known)),
+    h("button", { class: "primary wide", id: "join-again", disabled: full || msg.table.locked || ui.pending,
+      onclick: () => joinAs(known.name, free.includes(known.colour) ? known.colour : "") },
+    seatBadge({ name: known.name, colour: known.colour, symbol: msg.table.colours[known.colour] || "" }), " ", t("players.join_again")),
+    h("button", { class: "small", id: "not-me", disabled: ui.pending, onclick: forgetPhone }, t("players.not_me")));
+}
+
+/** This phone asks the table to forget it, and forgets its identity. */
+async function forgetPhone() {
+  const phone = phoneIdentity(false);
+  if (!phone) return;
+  const answer = await send("forget_me", { phone });
+  if (answer && (answer.ok || answer.error.code === "no_such_player")) {
+    localStorage.removeItem(PHONE_KEY);
+    ui.recalled = null;
+    showToast(t("players.forgotten"), "notice");
+  }
 }
 
 // -- the lobby and the host's controls -------------------------------------------------------------
@@ -401,7 +456,8 @@ function seatList(hostControls) {
       s.host ? h("span", { class: "tag" }, t("lobby.host")) : null,
       s.kind === "bot" ? h("span", { class: "tag" }, t(`lobby.bot_${s.bot}`)) : null,
       asks && i === table.start_player ? h("span", { class: "tag start" }, t("lobby.starts")) : null,
-      s.kind === "human" && !s.connected ? h("span", { class: "tag away" }, t("lobby.away")) : null);
+      s.kind === "human" && !s.connected ? h("span", { class: "tag away" }, t("lobby.away")) : null,
+      s.record ? h("small", { class: "muted seat-record" }, recordLine(s.record)) : null);
     if (hostControls) {
       const tools = h("span", { class: "row-tools" });
       if (i > 0) tools.append(h("button", { class: "small", "aria-label": t("lobby.move_up"), disabled: ui.pending, onclick: () => send("move_seat", { seat: i, to: i - 1 }) }, "↑"));
@@ -520,22 +576,45 @@ function gameChoice(table) {
     }))];
 }
 
+async function loadHistory() {
+  const answer = await send("history");
+  ui.history = answer && answer.ok ? answer.games : [];
+  ui.players = answer && answer.ok ? answer.players : [];
+  render();
+}
+
+/** The players the table remembers, for the host, each with a button to forget them. */
+function rememberedPlayers() {
+  const seated = new Set(msg.table.seats.map((s) => s.name));
+  const away = (ui.players || []).filter((p) => !seated.has(p.name));
+  if (!away.length) return null;
+  return [h("h3", {}, t("players.remembered")),
+    h("ul", { class: "remembered" }, away.map((p) => h("li", { class: "seat-row", "data-player": p.player },
+      seatBadge({ name: p.name, colour: p.colour, symbol: msg.table.colours[p.colour] || "" }), " ",
+      h("small", { class: "muted" }, recordLine(p)),
+      h("button", { class: "small danger", disabled: ui.pending, onclick: async () => {
+        const answer = await send("forget_player", { player: p.player });
+        if (answer && answer.ok) await loadHistory();
+      } }, t("players.forget")))))];
+}
+
 function historyPanel() {
   const box = h("details", { class: "panel history", ontoggle: async (event) => {
     if (event.target.open && ui.history === null) {
-      const answer = await send("history");
-      ui.history = answer && answer.ok ? answer.games : [];
-      render();
+      await loadHistory();
     }
   }, open: ui.history !== null }, h("summary", {}, t("host.history")));
   if (ui.history === null) return box;
   if (!ui.history.length) box.append(h("p", { class: "muted" }, t("host.history_none")));
+  const remembered = rememberedPlayers();
+  if (remembered) box.append(...remembered);
   const when = new Intl.DateTimeFormat(document.documentElement.lang, { dateStyle: "medium", timeStyle: "short" });
   box.append(h("ol", { class: "history-list" }, ui.history.map((game) => {
-    const names = game.seats.map((s) => s.name).join(", ");
+    const named = (s) => s.name ?? t("night.former"); // a player the table forgot
+    const names = game.seats.map(named).join(", ");
     const result = game.status === "abandoned" || !game.result
       ? t("host.history_abandoned")
-      : t("host.history_winner", { names: game.result.winners.map((w) => game.seats[w].name).join(", ") });
+      : t("host.history_winner", { names: game.result.winners.map((w) => named(game.seats[w])).join(", ") });
     return h("li", {}, t("host.history_line", { when: when.format(new Date(game.started * 1000)), names, result }));
   })));
   return box;
@@ -562,7 +641,10 @@ function profileEditor() {
       onclick: () => send("profile", { name: mine.name, colour }),
     }, msg.table.colours[colour]));
   }
-  return h("details", { class: "profile" }, h("summary", {}, t("lobby.change_colour")), row);
+  const forget = mine.record && phoneIdentity(false)
+    ? h("button", { class: "small", id: "forget-phone", disabled: ui.pending, onclick: forgetPhone }, t("players.forget_phone"))
+    : null;
+  return h("details", { class: "profile" }, h("summary", {}, t("lobby.change_colour")), row, forget);
 }
 
 // -- the game ------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import {
   checkFingerprints, currentGame, finalScores, gameModule, msg, name, online, render, setMsg, setOnline, setRenderer,
   url,
 } from "./page.js";
-import { gamesList, nightFacts, nightRule, nightWinners, standingsTable } from "/static/night.js";
+import { gamesList, nightFacts, nightRule, nightWinners, recordLine, standingsTable } from "/static/night.js";
 import { standingNotices } from "/table/notices.js";
 import { startKiosk } from "/table/kiosk.js";
 
@@ -120,7 +120,8 @@ function lobbyScreen() {
       // a game that draws its first player (as printed) is not asked who starts
       i === table.start_player && table.lobby_games[table.game].start_player !== false
         ? h("span", { class: "tag start" }, t("lobby.starts")) : null,
-      s.kind === "human" && !s.connected ? h("span", { class: "tag away" }, t("lobby.away")) : null)));
+      s.kind === "human" && !s.connected ? h("span", { class: "tag away" }, t("lobby.away")) : null,
+      s.record ? h("span", { class: "seat-record muted" }, " ", recordLine(s.record)) : null)));
   const n = table.seats.length;
   const parts = [
     h("header", { class: "titlebar" }, h("h1", {}, "Longhall · ", t(`games.${table.game}`)), h("span", { class: "spacer" }), languageSwitch(draw)),

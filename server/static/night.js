@@ -104,3 +104,11 @@ export function nightWinners(night) {
   });
   return names.length ? h("p", { class: "night-winner" }, icon("star"), " ", t("night.winner", { names: names.join(", ") })) : null;
 }
+
+/** A remembered player's record at this table: nights, and games won of played per game. */
+export function recordLine(record) {
+  if (!record) return null;
+  const games = Object.entries(record.games).map(([game, n]) =>
+    t("players.game_record", { game: t(`games.${game}`), won: n.won, played: n.played }));
+  return h("span", { class: "record" }, [t("players.nights", { n: record.nights }), ...games].join(" · "));
+}

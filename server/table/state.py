@@ -286,10 +286,12 @@ class TableState:
                 data.players[seat.player] = data.players.pop(known)
         elif known is None:
             data.players[seat.player] = {"phone": phone, "nights": [], "games": {}}
-        entry = data.players[seat.player]
-        entry.update(name=seat.name, colour=seat.colour)
-        if played and data.night is not None and data.night["id"] not in entry["nights"]:
-            entry["nights"] = [*entry["nights"], data.night["id"]]
+            if played and data.night is not None:  # the games of tonight it played already
+                for summary in data.night["games"]:
+                    players.count_game(
+                        {seat.player: data.players[seat.player]}, summary, data.night["id"]
+                    )
+        data.players[seat.player].update(name=seat.name, colour=seat.colour)
 
     def forget(self, key: str) -> Outcome:
         """Forget a player: their record goes, and their name from every night and game kept

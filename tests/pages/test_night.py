@@ -4,6 +4,7 @@ page, which a phone can keep. Two finished games are seeded in the store (no gam
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from tests.inprocess import finish, seated
 from ..support import ServerProcess
 from .conftest import PHONE, Watched, screenshot, tap_until, wait_until
 
+BOB_PHONE = "bobs-phone-identity-0123456789"
 NO_OVERFLOW = (
     "document.documentElement.scrollWidth <= window.innerWidth"
     " && document.documentElement.scrollHeight <= window.innerHeight"
@@ -40,6 +42,8 @@ def seed_night(data_dir: Path) -> tuple[str, str]:
         assert anna.send("add_bot", bot="greedy")["ok"]
         assert anna.send("start")["ok"]
         finish(lh.table, [7, 9, 2], [1])
+        assert bob.send("remember", phone=BOB_PHONE)["ok"]  # Bob's phone asks to be remembered
+        assert anna.send("remove_seat", seat=1)["ok"]  # and Bob goes home
         assert anna.token is not None
         return lh.table.data.code, anna.token
     finally:
@@ -102,10 +106,37 @@ def test_the_night_on_the_table_display_a_phone_and_the_night_s_page(
         assert "(bot)" in text(keep.page, "svg.night-chart")
         assert keep.page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         screenshot(keep.page, "night-page-390px")
+
+        # Bob's phone, back at the next night: the table offers his name and colour in one tap
+        bobs = browser.new_context(**PHONE, locale="en")
+        back = Watched(bobs.new_page(), "Bob's phone")
+        back.page.goto(f"{server.url}/join/{code}")
+        back.page.evaluate(f"localStorage.setItem('longhall.phone', '{BOB_PHONE}')")
+        back.page.reload()
+        wait_until(back.page, "document.querySelector('#welcome-back') !== null")
+        welcome = text(back.page, "#welcome-back")
+        assert "Welcome back, Bob!" in welcome and "1 night here" in welcome
+        assert "Eketorp: 1 win in 1 game · Vikings on Board: 1 win in 1 game" in welcome
+        assert back.page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+        # the host makes the table forget Bob: his name goes from every screen and the page
+        mine.page.click("details.history summary")
+        forget = "li[data-player] button.danger"
+        wait_until(mine.page, f"document.querySelector({forget!r}) !== null")
+        assert "Bob" in text(mine.page, "ul.remembered")
+        tap_until(mine.page, forget, "document.querySelector('ul.remembered') === null")
+        wait_until(
+            table.page, "!document.querySelector('#night-summary').innerText.includes('Bob')"
+        )
+        assert "a former player" in text(table.page, "#night-summary")
+        assert table.latest is not None and "Bob" not in json.dumps(table.latest)
+        keep.page.reload()
+        assert "Bob" not in text(keep.page, "body") and "a former player" in text(keep.page, "body")
+
         wide = Watched(display.new_page(), "the night's page, wide")
         wide.page.goto(server.url + "/night/1?lang=fr")
-        assert "Vainqueur de la soirée\u00a0: Bob" in text(wide.page, "body")
-        for watched in (table, mine, keep, wide):
+        assert "Vainqueur de la soirée\u00a0: un ancien joueur" in text(wide.page, "body")
+        for watched in (table, mine, keep, wide, back):
             assert watched.errors == [], (watched.name, watched.errors)
     finally:
         server.stop()

@@ -23,6 +23,7 @@ COUNTS = {
     "n", "count", "cost", "have", "max", "min", "seated", "free", "total", "vikings", "left",
     "amulets", "gold", "beer", "draw", "taverns", "done", "favours", "missions", "shields",
     "points", "stock", "mark", "reward", "of", "hand",
+    "won", "played",  # a remembered player's games won, of those played
 }  # fmt: skip
 # A label's number never counts things, so no word agrees with it.
 LABELS = {

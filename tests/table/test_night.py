@@ -254,6 +254,8 @@ def test_a_returning_phone_is_recognised_and_a_forgotten_player_is_gone(tmp_path
         assert anna.send("forget_player", player=bob_key)["error"]["code"] == "player_seated"
         assert guest.send("forget_me", phone=BOB_PHONE)["ok"]
         assert guest.send("forget_me", phone=BOB_PHONE)["error"]["code"] == "no_such_player"
+        stranger = Client(lh, {"code": lh.table.data.code})
+        assert stranger.send("recall", phone=BOB_PHONE)["player"] is None  # no longer offered
         assert anna.send("remove_seat", seat=len(lh.table.data.seats) - 1)["ok"]
         history = anna.send("history")
         assert "Bobby" not in json.dumps(history) and len(history["players"]) == 1
