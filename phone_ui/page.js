@@ -39,6 +39,8 @@ export const ui = {
   wakeHint: false,
   confirmEnd: false,
   confirmNight: false, // the host asked to end the night: the next tap confirms
+  confirmLeave: false, // a player asked to leave the table: the next tap confirms
+  leaving: false, // this player left: the seat's end is no surprise
   confirmMoveOn: false,
   confirmTakeBack: false,
   history: null, // the host's list of earlier games, once asked for

@@ -51,6 +51,12 @@ async function boot() {
       showToast(errorText(notice), "notice");
     },
     fatal(data) {
+      if (ui.leaving && data.code === "revoked") {
+        // this player left the table: the page starts again as a phone that may join
+        localStorage.removeItem(TOKEN_KEY);
+        location.reload();
+        return;
+      }
       if (claimed.state === "trying" && SEAT_GONE.includes(data.code)) {
         // the link's seat is not to be had: a phone that had a seat goes back to it
         const old = localStorage.getItem(TOKEN_KEY);
@@ -497,7 +503,8 @@ function lobbyScreen() {
         : t("lobby.host_intro_drawn", { min: table.min_players, game: t(`games.${table.game}`) })),
     seatList(isHost),
     recoloured(),
-    profileEditor()));
+    profileEditor(),
+    ...leaveTable()));
   if (isHost) {
     const n = table.seats.length;
     const ready = n >= table.min_players && n <= table.max_players;
@@ -540,6 +547,14 @@ function nightPanel(night) {
     nightRule(),
     ended ? nightFacts(night) : null,
     h("p", {}, h("a", { href: `/night/${night.id}`, id: "night-page", target: "_blank" }, t("night.page_link"))));
+}
+
+/** A player (not the host) leaves the table between games, after a confirmation. */
+function leaveTable() {
+  if (msg.you.host) return [];
+  return [ui.confirmLeave
+    ? h("button", { class: "danger wide", id: "leave-confirm", disabled: ui.pending, onclick: () => { ui.confirmLeave = false; ui.leaving = true; send("leave"); } }, t("night.leave_confirm"))
+    : h("button", { class: "small", id: "leave", onclick: () => { ui.confirmLeave = true; render(); } }, t("night.leave"))];
 }
 
 /** The host ends the night (the Pi stays on), after a confirmation; the next game begins another. */

@@ -18,6 +18,11 @@ def _when(at: float | None) -> str:
     return "-" if at is None else time.strftime("%Y-%m-%d %H:%M", time.localtime(at))
 
 
+def _name(seat: dict[str, Any]) -> str:
+    """A player's name, or what a player the table forgot is called."""
+    return str(seat["name"]) if seat["name"] is not None else "a former player"
+
+
 def _points(value: float) -> str:
     whole = int(value)
     return f"{whole}½" if value - whole else str(whole)
@@ -45,7 +50,7 @@ def print_history(settings: Settings, as_json: bool, out: TextIO) -> int:
         standings = night.standings(n)
         ended = "going on" if n["ended"] is None else f"to {_when(n['ended'])}"
         table = ", ".join(
-            f"{r['place']}. {r['name']}{' (bot)' if r['bot'] else ''} {_points(r['points'])}"
+            f"{r['place']}. {_name(r)}{' (bot)' if r['bot'] else ''} {_points(r['points'])}"
             for r in standings
         )
         count = len(by_night.get(n["id"], []))
@@ -59,7 +64,7 @@ def print_history(settings: Settings, as_json: bool, out: TextIO) -> int:
 
 
 def _print_game(g: dict[str, Any], out: TextIO, indent: str = "") -> None:
-    names = ", ".join(s["name"] for s in g["seats"])
+    names = ", ".join(_name(s) for s in g["seats"])
     scores = ""
     if g["result"] and g["result"]["scores"]:
         scores = "  " + " ".join(str(s["total"]) for s in g["result"]["scores"])

@@ -426,6 +426,12 @@ def apply_end_night(table: TableState, record: Record) -> Outcome:
     return table.end_night(record["at"])
 
 
+def prepare_leave(desk: Desk, who: Identity, cmd: Command) -> Prepared:
+    if who.seat == desk.live.data.host:
+        raise CommandError("cannot_remove_host", "The host keeps their seat.")
+    return _record(seat=who.seat)
+
+
 def prepare_remember(desk: Desk, who: Identity, cmd: Command) -> Prepared:
     return _record(seat=who.seat, phone=phone_hash(cmd["phone"]))
 
@@ -837,6 +843,15 @@ KINDS: dict[str, CommandKind] = {
             apply=apply_action,
         ),
         CommandKind("history", {}, by=HOST, context=None, answer=answer_history),
+        CommandKind(
+            "leave",
+            {},
+            by=PLAYER,
+            needs="lobby",
+            context=None,
+            prepare=prepare_leave,
+            apply=apply_remove_seat,
+        ),
         CommandKind(
             "remember",
             {"phone": str},

@@ -46,6 +46,8 @@ class Messages:
         self.seq = 0  # numbers every update sent, so a client can tell it missed one
         # The last message sent to each room, with its seq: what the next patch is made against.
         self.sent: dict[str, tuple[int, JSON]] = {}
+        # the night as last shown: what it was made from, the night shown, the night itself
+        self._night: tuple[Any, JSON | None, Any] | None = None
 
     def current(self, seat: int | None) -> JSON:
         """The whole message for a reader at the current seq: the one its room last got, so
@@ -134,9 +136,18 @@ class Messages:
             "host_claim": None if table.host_claim is None else {"until": table.host_claim.until},
             "language": data.language,
             # the night so far, or the night just ended: its games, standings and facts
-            "night": night.shown(data.night, data.seats),
+            "night": self.night(),
             "recoloured": data.recoloured,
         }
+
+    def night(self) -> JSON | None:
+        """The night as every screen sees it, made again only when the night or the seats
+        changed: the same object otherwise, which the patches compare at once."""
+        data = self.table.live.data
+        key = (id(data.night), [(s.player, s.name, s.colour, s.kind, s.bot) for s in data.seats])
+        if self._night is None or self._night[0] != key or self._night[2] is not data.night:
+            self._night = (key, night.shown(data.night, data.seats), data.night)
+        return self._night[1]
 
     def message_for(self, seat: int | None, public: JSON | None = None) -> JSON:
         """The full picture for one reader: the table's public facts and their view of the game."""

@@ -116,7 +116,11 @@ def test_a_night_of_three_games_kept_across_a_restart(tmp_path: Path) -> None:
         ]
         assert shown["games"][0]["winners"] == [1, 2]
         # Cara leaves; Vikings on Board has no white: Bob's phone is told his new colour
-        assert anna.send("remove_seat", seat=2)["ok"]
+        assert anna.send("leave")["error"]["code"] == "cannot_remove_host"
+        assert cara.send("leave")["ok"]  # Cara goes home: her phone's seat is no longer valid
+        assert cara.messages[-1]["name"] == "revoked" or any(
+            m["name"] == "revoked" for m in cara.messages
+        )
         assert anna.send("set_game", game="vikings_on_board")["ok"]
         table = bob.last()["table"]
         assert table["recoloured"] == [{"seat": 1, "was": "white", "now": "blue"}]
