@@ -12,7 +12,9 @@ import {
   checkFingerprints, currentGame, finalScores, gameModule, msg, name, online, render, setMsg, setOnline, setRenderer,
   url,
 } from "./page.js";
-import { gamesList, nightFacts, nightRule, nightWinners, recordLine, standingsTable } from "/static/night.js";
+import {
+  gamesList, nightFacts, nightRule, nightWinners, recordLine, standingsLine, standingsTable,
+} from "/static/night.js";
 import { standingNotices } from "/table/notices.js";
 import { startKiosk } from "/table/kiosk.js";
 
@@ -83,6 +85,11 @@ function draw() {
     parts.push(...gameScreen());
   } else if (final) {
     parts.push(...game.finalScreen(msg.game.public, result));
+    // the night so far, in a line at the foot of the final board, until the next game
+    const night = msg.table.night;
+    if (night && !night.ended && night.games.length) {
+      parts.push(h("div", { class: "banner night-banner", id: "night-line" }, standingsLine(night)));
+    }
   } else if (msg.table.night && msg.table.night.ended) {
     app.className = "night-over";
     parts.push(...nightSummary(msg.table.night));

@@ -65,8 +65,11 @@ export function myNight(night, seat) {
     const i = game.players.findIndex((p) => p.player === row.player);
     if (i < 0) return null;
     const earned = game.points ? game.points[i] : null;
+    // the place: one more than the players who earned more in this game (ties share a place)
+    const rank = earned === null ? null : 1 + game.points.filter((p) => p > earned).length;
     return h("li", { "data-game": game.game },
       h("strong", {}, t(`games.${game.game}`)), " · ",
+      rank === null ? null : [h("span", { class: "rank" }, t("night.rank", { rank })), " · "],
       game.status !== "finished" ? t("night.ended_early")
         : game.winners.includes(i) ? [icon("star"), " ", t("night.you_won")] : t("night.you_played"),
       earned === null ? null : h("span", { class: "points" }, " · ", t("night.earned", { points: pointsText(earned) })));
@@ -111,4 +114,10 @@ export function recordLine(record) {
   const games = Object.entries(record.games).map(([game, n]) =>
     t("players.game_record", { game: t(`games.${game}`), won: n.won, played: n.played }));
   return h("span", { class: "record" }, [t("players.nights", { n: record.nights }), ...games].join(" · "));
+}
+
+/** The standings in one line ("1. Bob 3½ · 2. Cara 1½"), for a screen with no room for more. */
+export function standingsLine(night) {
+  return h("span", { class: "night-line" }, h("strong", {}, t("night.title")), " ",
+    night.standings.map((row, i) => [i ? " · " : "", `${row.place}. `, playerBadge(row), " ", h("strong", {}, pointsText(row.points))]));
 }

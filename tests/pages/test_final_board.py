@@ -65,6 +65,11 @@ def test_the_final_board_stays_beside_the_scores_and_says_why(
     ranking = page.inner_text(".scores")
     for seat in final["table"]["seats"]:
         assert seat["name"] in ranking
+    # the night so far in a line at the foot: one point per player finished ahead of
+    night = final["table"]["night"]
+    line = page.inner_text("#night-line")
+    for row in night["standings"]:
+        assert f"{row['place']}. " in line and row["name"] in line
 
     assert host.command("start")["ok"]  # the rematch: the board of the new game
     wait_until(page, "document.querySelector('.end-reason') === null", SLOW)

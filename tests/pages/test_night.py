@@ -73,6 +73,7 @@ def test_the_night_on_the_table_display_a_phone_and_the_night_s_page(
         wait_until(mine.page, "document.querySelector('#my-night') !== null")
         night = text(mine.page, "#my-night")
         assert night.count("you played") == 2 and "+1" in night  # Anna beat the bot
+        assert "place 3 · you played · +0" in night and "place 2 · you played · +1" in night
         assert text(mine.page, ".night-standings tr.me").startswith("3")  # third of four
         assert mine.page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 

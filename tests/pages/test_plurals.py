@@ -46,6 +46,7 @@ LABELS = {
     "cb": "a combat card's value",
     "most": "a field's size limit (at most 24)",
     "space": "which space of the score track (the space 12)",
+    "rank": "a player's place in one game of the night (place 2)",
 }
 WORDS = {
     "attacker", "bonus", "building", "buildings", "card", "castles", "colour", "colours",
