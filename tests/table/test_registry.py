@@ -14,8 +14,10 @@ HOST_ONLY = frozenset(name for name, kind in KINDS.items() if kind.host_only)
 
 # The kinds a player who is not the host may send. Opening a command to every player is a
 # decision about the table's safety: it is made here, on purpose, not by editing a set of names.
-# (claim_host: any player, with the number only the Pi's own screen shows.)
-OPEN_TO_PLAYERS = {"profile", "act", "table", "claim_host"}
+# (claim_host: any player, with the number only the Pi's own screen shows.) ``leave`` and
+# ``remember`` touch only the sender's own seat: leaving it between games, and asking the table
+# to remember the phone that holds it.
+OPEN_TO_PLAYERS = {"profile", "act", "table", "claim_host", "leave", "remember"}
 # The kinds only the table itself may send (its buttons, the Pi's own screen), never a phone.
 TABLE_ONLY = {"reset_host"}
 SAMPLES: dict[type, Any] = {
@@ -74,8 +76,9 @@ def test_every_host_only_command_is_refused_to_a_player_who_is_not_the_host(
 
 def test_the_commands_open_to_players_are_not_refused_as_host_only(longhall: Longhall) -> None:
     host, bob, cara = seated(longhall, ["Anna", "Bob", "Cara"])
-    for kind in sorted(OPEN_TO_PLAYERS):
+    for kind in sorted(OPEN_TO_PLAYERS - {"leave"}):
         ack = bob.send(kind, **sample(kind))
         assert ack.get("error", {}).get("code") != "host_only", kind
     assert bob.send("profile", name="Bram", colour="")["ok"]
     assert longhall.table.data.seats[1].name == "Bram"
+    assert cara.send("leave")["ok"]  # last: her phone's seat is gone with it
