@@ -274,6 +274,8 @@ class TableState:
         record and its key in the standings), a new one is remembered from now on."""
         data = self.data
         seat = data.seats[seat_index]
+        if not seat.player:  # seated before the table kept nights
+            seat.player = f"v{data.version}s{seat_index}"
         known = players.by_phone(data.players, phone)
         played = data.night is not None and any(
             p["player"] == seat.player for g in data.night["games"] for p in g["players"]
