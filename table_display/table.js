@@ -133,7 +133,10 @@ function lobbyScreen() {
   const parts = [
     h("header", { class: "titlebar" }, h("h1", {}, "Longhall · ", t(`games.${table.game}`)), h("span", { class: "spacer" }), languageSwitch(draw)),
   ];
-  if (over) parts.push(finalScores(table.result));
+  // between games of a night, the night so far takes the place of the last game's score
+  const night = nightPanel(table.night);
+  if (night) parts.push(night);
+  else if (over) parts.push(finalScores(table.result));
   parts.push(h("div", { class: `lobby-grid ${over ? "after-game" : ""}` }, join,
     h("div", { class: "lobby-side" },
       h("section", { class: "panel" },
@@ -147,7 +150,6 @@ function lobbyScreen() {
           t("lobby_table.recoloured", { game: t(`games.${table.game}`), was: t(`colour.${s.colour_was}`), name: `${s.symbol} ${s.name}`, colour: t(`colour.${s.colour}`) }))),
         table.locked ? h("p", { class: "locked", id: "lobby-locked" }, "🔒 ", t("lobby_table.locked")) : null,
         h("p", { class: "muted" }, n >= table.min_players ? t("lobby_table.ready") : t("lobby_table.need", { game: t(`games.${table.game}`), min: table.min_players }))),
-      nightPanel(table.night),
       table.hotspot ? h("section", { class: "panel wifi" },
         h("img", { class: "qr", src: "/qr/wifi.svg", alt: t("lobby_table.wifi_alt") }),
         h("p", {}, t("lobby_table.wifi", { ssid: table.hotspot.ssid })),
@@ -162,7 +164,9 @@ function lobbyScreen() {
 function nightPanel(night) {
   if (!night || night.ended || !night.games.length) return null;
   return h("section", { class: "panel night", id: "night-so-far" },
-    h("h2", {}, t("night.title")), gamesList(night), standingsTable(night), nightRule());
+    h("div", { class: "night-cols" },
+      h("div", {}, h("h2", {}, t("night.title")), gamesList(night, 4)),
+      h("div", {}, standingsTable(night), nightRule())));
 }
 
 /** The end of the night: the chart of the standings after each game, the night's winner, a few

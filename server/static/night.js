@@ -31,12 +31,15 @@ function winners(game) {
     game.winners.map((w, i) => [i ? ", " : "", playerBadge(game.players[w])]));
 }
 
-/** The night's games: each with its winner and the time it took. */
-export function gamesList(night) {
-  return h("ol", { class: "night-games" }, night.games.map((game) =>
+/** The night's games: each with its winner and the time it took (``last``: only the last few,
+ * numbered as they were played, with how many came before). */
+export function gamesList(night, last = Infinity) {
+  const first = Math.max(0, night.games.length - last);
+  const earlier = first ? h("p", { class: "muted night-earlier" }, t("night.earlier", { n: first })) : null;
+  return [earlier, h("ol", { class: "night-games", start: first + 1 }, night.games.slice(first).map((game) =>
     h("li", { "data-game": game.game, "data-status": game.status },
       h("strong", {}, t(`games.${game.game}`)), " · ", winners(game), " · ",
-      h("span", { class: "muted" }, playedFor(game)))));
+      h("span", { class: "muted" }, playedFor(game)))))];
 }
 
 /** The standings, best first; ``mine``: the row of the reader's own seat is marked. */

@@ -82,14 +82,19 @@ def chart_svg(night: Mapping[str, Any], table: list[dict[str, Any]], words: Word
         out.append(
             f'<text x="{x(i):.1f}" y="{HEIGHT - 10}" text-anchor="middle" fill="#555">{i}</text>'
         )
-    slots: list[float] = []
     for row in reversed(table):  # the leader drawn last, on top
         ink = INK.get(row["colour"], "#888")
         # from no points before their first game (a player may join later in the night)
         first = next((i for i, p in enumerate(row["after"]) if p is not None), 0)
         dots = [(first, 0.0)] + [(i + 1, p) for i, p in enumerate(row["after"]) if p is not None]
         line = " ".join(f"{x(i):.1f},{y(p):.1f}" for i, p in dots)
-        outline = "#1a1a1a" if row["colour"] in ("white", "yellow") else "none"
+        pale = row["colour"] in ("white", "yellow")  # outlined, to be seen on white paper
+        outline = "#1a1a1a" if pale else "none"
+        if pale:
+            out.append(
+                f'<polyline points="{line}" fill="none" stroke="#1a1a1a" stroke-width="5"'
+                f' stroke-linejoin="round"/>'
+            )
         out.append(
             f'<polyline points="{line}" fill="none" stroke="{ink}" stroke-width="3"'
             f' stroke-linejoin="round"/>'
@@ -99,11 +104,18 @@ def chart_svg(night: Mapping[str, Any], table: list[dict[str, Any]], words: Word
                 f'<text x="{x(i):.1f}" y="{y(p) + 5:.1f}" text-anchor="middle" font-size="15"'
                 f' fill="{ink}" stroke="{outline}" stroke-width="0.6">{_e(row["symbol"])}</text>'
             )
-        # the label on the right, moved down where another already sits
-        at = y(row["points"]) + 4
-        while any(abs(at - s) < 15 for s in slots):
-            at += 15
-        slots.append(at)
+    # the labels on the right, best first, 15 apart: moved down where another sits, and up
+    # from the foot where they would run off it
+    spots: list[float] = []
+    for row in table:
+        spots.append(max(y(row["points"]) + 4, spots[-1] + 15 if spots else 0.0))
+    floor = HEIGHT - 6.0
+    for n in range(len(spots) - 1, -1, -1):
+        spots[n] = min(spots[n], floor)
+        floor = spots[n] - 15
+    for row, at in zip(table, spots, strict=True):
+        ink = INK.get(row["colour"], "#888")
+        outline = "#1a1a1a" if row["colour"] in ("white", "yellow") else "none"
         name = words("night.former") if row["name"] is None else row["name"]
         bot = f" ({words('night.bot')})" if row["bot"] else ""
         out.append(
