@@ -93,6 +93,12 @@ def test_the_night_on_the_table_display_a_phone_and_the_night_s_page(
         assert f"{server.url}/night/1".split("//")[1] in summary.replace("\n", "")
         assert table.page.evaluate(NO_OVERFLOW)
         screenshot(table.page, "night-summary-1080p")
+        small = browser.new_context(viewport={"width": 1280, "height": 720}, locale="de")
+        at720 = Watched(small.new_page(), "table display, 720p")
+        at720.page.goto(server.url + "/?lang=de")
+        wait_until(at720.page, "document.querySelector('#night-summary img.night-chart') !== null")
+        assert "Sieger des Abends: Bob" in text(at720.page, "#night-summary")
+        assert at720.page.evaluate(NO_OVERFLOW)
         assert mine.page.get_attribute("#night-page", "href") == "/night/1"
 
         # the night's page, as a phone keeps it: one page, its style and chart inside it
@@ -145,7 +151,7 @@ def test_the_night_on_the_table_display_a_phone_and_the_night_s_page(
         wide = Watched(display.new_page(), "the night's page, wide")
         wide.page.goto(server.url + "/night/1?lang=fr")
         assert "Vainqueur de la soirée\u00a0: un ancien joueur" in text(wide.page, "body")
-        for watched in (table, mine, keep, wide, back):
+        for watched in (table, at720, mine, keep, wide, back):
             assert watched.errors == [], (watched.name, watched.errors)
     finally:
         server.stop()

@@ -4,6 +4,7 @@ standings; the same people stay seated from one game to the next."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -280,5 +281,25 @@ def test_a_returning_phone_is_recognised_and_a_forgotten_player_is_gone(tmp_path
     try:
         kept = json.dumps([store.nights(), store.games()])
         assert "Bobby" not in kept and '"name":null' in kept.replace(" ", "")
+    finally:
+        store.close()
+
+
+def test_a_store_made_before_the_table_kept_nights_is_read_with_its_games(tmp_path: Path) -> None:
+    path = tmp_path / "longhall.sqlite3"
+    old = sqlite3.connect(path)
+    old.executescript(
+        "CREATE TABLE games (id INTEGER PRIMARY KEY, game TEXT NOT NULL, config TEXT NOT NULL,"
+        " seed INTEGER NOT NULL, seats TEXT NOT NULL, started REAL NOT NULL, finished REAL,"
+        " status TEXT NOT NULL, result TEXT);"
+        "INSERT INTO games VALUES (1, 'eketorp', '{}', 7, '[]', 1.0, 2.0, 'abandoned', NULL);"
+    )
+    old.commit()
+    old.close()
+    store = Store(path)
+    try:
+        (game,) = store.games()
+        assert game["id"] == 1 and game["night"] is None  # played before nights were kept
+        assert store.nights() == []
     finally:
         store.close()
