@@ -76,6 +76,7 @@ def test_the_night_on_the_table_display_a_phone_and_the_night_s_page(
         assert "place 3 · you played · +0" in night and "place 2 · you played · +1" in night
         assert text(mine.page, ".night-standings tr.me").startswith("3")  # third of four
         assert mine.page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        screenshot(mine.page, "night-phone-390px")
 
         # the host ends the night from the phone (the Pi stays on), after a confirmation
         tap_until(mine.page, "#end-night", "document.querySelector('#end-night-confirm') !== null")
