@@ -133,16 +133,20 @@ function lobbyScreen() {
   const parts = [
     h("header", { class: "titlebar" }, h("h1", {}, "Longhall · ", t(`games.${table.game}`)), h("span", { class: "spacer" }), languageSwitch(draw)),
   ];
-  // between games of a night, the night so far takes the place of the last game's score
-  const night = nightPanel(table.night);
+  // right after a game, its score, with the night's standings in a line; once the host moves
+  // on (another game, other seats), the night so far takes the score's place
+  const night = msg.game ? null : nightPanel(table.night);
   if (night) parts.push(night);
   else if (over) parts.push(finalScores(table.result));
+  const line = !night && table.night && !table.night.ended && table.night.games.length
+    ? h("p", { class: "night-line-side", id: "night-line" }, standingsLine(table.night)) : null;
   parts.push(h("div", { class: `lobby-grid ${over ? "after-game" : ""}` }, join,
     h("div", { class: "lobby-side" },
       h("section", { class: "panel" },
         h("p", { class: "game-facts", "data-game": table.game }, h("strong", {}, t(`games.${table.game}`)), " · ",
           gameFacts(table.lobby_games[table.game], "lobby_table.game_facts")),
         lobbyFacts(table),
+        line,
         h("h2", {}, t("lobby.seats", { n, max: table.max_players })),
         n ? list : h("p", { class: "muted" }, t("lobby_table.empty")),
         // the chosen game has no seat of the colour someone chose: they play another, and are told
