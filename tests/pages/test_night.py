@@ -77,6 +77,20 @@ def test_the_night_on_the_table_display_a_phone_and_the_night_s_page(
         assert text(mine.page, ".night-standings tr.me").startswith("3")  # third of four
         assert mine.page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         screenshot(mine.page, "night-phone-390px")
+        # Anna takes white for Eketorp; Vikings on Board has no white: her phone says so
+        page = mine.page
+        chosen = "document.querySelector('button[data-game={}]').classList.contains('chosen')"
+        tap_until(page, "button[data-game=eketorp]", chosen.format("eketorp"))
+        page.click("details.profile summary")
+        tap_until(
+            page,
+            ".profile .swatch.colour-white",
+            "!!document.querySelector('.topbar .colour-white')",
+        )
+        tap_until(
+            page, "button[data-game=vikings_on_board]", "!!document.querySelector('#recoloured')"
+        )
+        assert "Vikings on Board has no white: your colour is now" in text(page, "#recoloured")
 
         # the host ends the night from the phone (the Pi stays on), after a confirmation
         tap_until(mine.page, "#end-night", "document.querySelector('#end-night-confirm') !== null")
