@@ -267,7 +267,10 @@ def test_a_returning_phone_is_recognised_and_a_forgotten_player_is_gone(tmp_path
         for message in (anna.last(), Client(lh).last()):
             text = json.dumps(message)
             assert "Bobby" not in text, text[text.index("Bobby") - 300 : text.index("Bobby") + 50]
-        night_page = lh.app.test_client().get("/night/1").get_data(as_text=True)
+        web = lh.app.test_client()
+        assert web.get("/night/9").status_code == 404  # a night the table never had
+        assert web.get("/night/1/chart.svg").mimetype == "image/svg+xml"
+        night_page = web.get("/night/1").get_data(as_text=True)
         assert "Bobby" not in night_page and "a former player" in night_page
         # what a phone sent to be remembered is never in anything another client received
         assert ANNA_PHONE not in json.dumps(guest.messages)
