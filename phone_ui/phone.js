@@ -485,11 +485,6 @@ function lobbyScreen() {
   const table = msg.table;
   const isHost = msg.you.host;
   const parts = [];
-  const recoloured = (table.recoloured || []).find((r) => r.seat === me());
-  if (recoloured) {
-    parts.push(h("section", { class: "panel hint", id: "recoloured", role: "status" }, t("night.recoloured", {
-      game: t(`games.${table.game}`), from_colour: t(`colour.${recoloured.was}`), colour: t(`colour.${recoloured.now}`) })));
-  }
   if (table.status === "over" && table.result && !(table.night && table.night.ended)) {
     const game = currentGame();
     parts.push(finalScores(table.result), ...(game && game.finalWords ? game.finalWords() : []));

@@ -93,8 +93,6 @@ def prepare_profile(desk: Desk, who: Identity, cmd: Command) -> Prepared:
 
 
 def apply_profile(table: TableState, record: Record) -> Outcome:
-    # a player who chose their colour needs no word about the one the game gave them
-    table.data.recoloured = [r for r in table.data.recoloured if r["seat"] != record["seat"]]
     seat = table.data.seats[record["seat"]]
     if record["colour"] != seat.colour:
         seat.colour_was = None  # a colour of their own choice
@@ -301,12 +299,7 @@ def apply_set_game(table: TableState, record: Record) -> Outcome:
     data = table.data
     data.game = record["game"]
     table.spec = GAMES[record["game"]]
-    for i, (seat, colour) in enumerate(zip(data.seats, record.get("colours", ()), strict=False)):
-        if seat.colour != colour:  # the phone says so to its player, with both colours
-            was = next((r["was"] for r in data.recoloured if r["seat"] == i), seat.colour)
-            data.recoloured = [r for r in data.recoloured if r["seat"] != i]
-            if was != colour:
-                data.recoloured.append({"seat": i, "was": was, "now": colour})
+    for seat, colour in zip(data.seats, record.get("colours", ()), strict=False):
         seat.colour = colour
     for seat, was in zip(table.data.seats, record.get("was", ()), strict=False):
         seat.colour_was = was

@@ -137,7 +137,6 @@ class Messages:
             "language": data.language,
             # the night so far, or the night just ended: its games, standings and facts
             "night": self.night(),
-            "recoloured": data.recoloured,
         }
 
     def night(self) -> JSON | None:

@@ -66,9 +66,6 @@ class TableData:
     # host ends it; then, until the next night begins, the night just ended (``ended`` set)
     night: dict[str, Any] | None = None
     next_night_id: int = 1
-    # seats whose colour the chosen game lacks, given another by ``set_game``: each player's
-    # phone says so, until the next game starts
-    recoloured: list[dict[str, Any]] = field(default_factory=list)
     # the players the table remembers, by player key: their phone's identity hashed, their name
     # and colour, the nights they played and their games played and won per game (players.py)
     players: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -174,7 +171,6 @@ class TableState:
         for i, seat in enumerate(data.seats):
             if not seat.player:  # seated before the table kept nights
                 seat.player = f"g{data.next_game_id}s{i}"
-        data.recoloured = []
         self.spec = GAMES[data.game]
         self.game = self.spec.new(record["config"], record["seed"])
         data.status, data.paused = "playing", False
@@ -381,9 +377,6 @@ class TableState:
                 key = f"{kind}:{moved[old]}"
             seen[key] = ids
         self.data.seen = seen
-        self.data.recoloured = [
-            {**r, "seat": moved[r["seat"]]} for r in self.data.recoloured if r["seat"] in moved
-        ]
         return moved
 
     # -- what each reader may see ------------------------------------------------------------

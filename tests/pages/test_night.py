@@ -88,9 +88,9 @@ def test_the_night_on_the_table_display_a_phone_and_the_night_s_page(
             "!!document.querySelector('.topbar .colour-white')",
         )
         tap_until(
-            page, "button[data-game=vikings_on_board]", "!!document.querySelector('#recoloured')"
+            page, "button[data-game=vikings_on_board]", "!!document.querySelector('.recoloured')"
         )
-        assert "Vikings on Board has no white: your colour is now" in text(page, "#recoloured")
+        assert "Vikings on Board has no white: you play" in text(page, ".recoloured")
 
         # the host ends the night from the phone (the Pi stays on), after a confirmation
         tap_until(mine.page, "#end-night", "document.querySelector('#end-night-confirm') !== null")
