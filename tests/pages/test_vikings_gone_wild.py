@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from ..support import ServerProcess
-from .conftest import Watched, screenshot, wait_until
+from .conftest import Watched, screenshot, tap_until, wait_until
 from .test_catalogs import catalog
 from .test_game import open_phone
 from .test_table_display import MEASURE
@@ -314,7 +314,9 @@ def test_a_whole_game_with_three_phones(browser: Any, server: ServerProcess) -> 
     wait_until(host, "document.querySelectorAll('.seat-row').length === 3")
     host.tap("[data-game=vikings_gone_wild]")
     wait_until(host, "document.querySelector('[data-game=vikings_gone_wild].chosen')")
-    host.tap("[data-table-lang=nl]")  # the host sets the table display's language
+    # the host sets the table display's language (again if an update moved the button)
+    dutch = "[data-table-lang=nl]"
+    tap_until(host, dutch, f"!!document.querySelector('{dutch}.chosen')")
     wait_until(table.page, "document.documentElement.lang === 'nl'")
     wait_until(table.page, "document.querySelector('.vgw-lobby-facts[data-end-mark=\"30\"]')")
     facts = table.page.inner_text(".game-facts")
