@@ -313,8 +313,10 @@ def test_a_whole_game_with_three_phones(browser: Any, server: ServerProcess) -> 
     host = phones[0].page
     wait_until(host, "document.querySelectorAll('.seat-row').length === 3")
     host.tap("[data-game=vikings_gone_wild]")
+    # the game's own lobby options drawn (they move what is below them), then the host sets
+    # the table display's language
     wait_until(host, "document.querySelector('[data-game=vikings_gone_wild].chosen')")
-    # the host sets the table display's language (again if an update moved the button)
+    wait_until(host, "document.querySelector('[data-end-mark-now]')")
     dutch = "[data-table-lang=nl]"
     tap_until(host, dutch, f"!!document.querySelector('{dutch}.chosen')")
     wait_until(table.page, "document.documentElement.lang === 'nl'")
