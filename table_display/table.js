@@ -77,7 +77,6 @@ function draw() {
     && game && game.finalScreen;
   // the class says which screen this is and, in a game, how many castles share the middle
   app.className = playing || final ? `game players-${msg.game.public.players} ${final ? "final" : ""}` : "lobby";
-  if (msg) checkFingerprints();
   const parts = [];
   if (!msg) {
     parts.push(h("p", { class: "center muted" }, t("conn.connecting")));
@@ -302,9 +301,12 @@ setInterval(() => {
 }, 1000);
 
 // Messages often come several to a frame (a move, its patch, the next phase): the screen is drawn
-// once per frame, with the latest of them, not once per message.
+// once per frame, with the latest of them, not once per message. The fingerprints are read from
+// every message: a reveal is checked against the one shown before it, which the next message may
+// already have replaced.
 let drawAsked = false;
 setRenderer(() => {
+  if (msg) checkFingerprints();
   if (drawAsked) return;
   drawAsked = true;
   requestAnimationFrame(() => {
