@@ -40,6 +40,12 @@ def _ignore_hangup() -> None:
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
 
 
+def _default_hangup() -> None:
+    # a server started from a terminal, even when the tests run under nohup (whose ignored
+    # SIGHUP every child would inherit, and take for its own nohup)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
 class ServerProcess:
     """``longhall serve`` on a free port of 127.0.0.1 with its own data directory."""
 
@@ -101,7 +107,7 @@ class ServerProcess:
             stdout=out,
             stderr=subprocess.STDOUT,
             start_new_session=True,
-            preexec_fn=_ignore_hangup if self.ignore_hangup else None,
+            preexec_fn=_ignore_hangup if self.ignore_hangup else _default_hangup,
         )
         out.close()
         while time.monotonic() - started < timeout:

@@ -6,6 +6,7 @@ import contextlib
 import json
 import random
 import signal
+import subprocess
 import threading
 import time
 import uuid
@@ -435,7 +436,13 @@ def test_a_closed_terminal_stops_the_server_cleanly_unless_started_with_nohup(
     server.start()
     assert server.proc is not None
     server.proc.send_signal(signal.SIGHUP)  # the terminal closed: stop as for SIGTERM
-    assert server.proc.wait(timeout=15) == 0
+    try:
+        assert server.proc.wait(timeout=15) == 0
+    except subprocess.TimeoutExpired:
+        threads = sorted(p.name for p in Path(f"/proc/{server.proc.pid}/task").iterdir())
+        raise AssertionError(
+            f"still running, threads {threads}: {server.log.read_text()[-3000:]}"
+        ) from None
     nohup = ServerProcess(tmp_path / "b", ignore_hangup=True)
     nohup.start()
     try:
