@@ -109,7 +109,9 @@ def test_a_claim_link_on_a_seated_phone_asks_before_it_takes_the_seat(
     bob = phone_page(browser, server, code, "Bob")
     cara = Phone(server.url, {"code": code}, "cara").connect()
     assert cara.join("Cara")["ok"]
+    host.wait(lambda v: len(v["table"]["seats"]) == 3)  # the host's command sees Cara seated
     handover = host.command("handover", seat=2)  # Cara's seat, to a new phone
+    assert handover["ok"], handover
     claim_url = handover["claim_url"]
     token_of = f"localStorage.getItem('longhall.token.{code}')"
     bobs_token = bob.page.evaluate(token_of)
