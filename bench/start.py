@@ -41,10 +41,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.cpugroup import CpuGroup
 from bench.serving import WORK, prepare_peer
 from longhall.server.config import Settings
-from longhall.server.table.connections import Identity
-from longhall.server.table.service import Table
 from longhall.server.web.app import create_app
-from tests.support import bot_move, free_port
+from tests.support import free_port, play_out
 
 GAMES = ("eketorp", "vikings_on_board", "vikings_gone_wild")
 STORE = Path(tempfile.gettempdir()) / "longhall-start-store"  # built once, copied for each start
@@ -53,20 +51,6 @@ ROOT = Path(__file__).resolve().parent.parent
 TICKS = os.sysconf("SC_CLK_TCK")
 # as on a Pi, where pip compiled every module when it installed them: the bytecode is cached
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-
-
-def play(table: Table, moves: int | None = None) -> None:
-    """Let the bots and the NEXT button play the running game: to its end, or ``moves`` moves."""
-    while table.data.status == "playing" and (moves is None or moves > 0):
-        move = bot_move(table)
-        if move is None:
-            ack = table.press_next(Identity("auto"))
-        else:
-            seat, action = move
-            payload = {"id": uuid.uuid4().hex, "version": table.data.version, "action": action}
-            ack = table.submit(Identity("bot", seat), {"type": "act", **payload})
-        assert ack["ok"], ack
-        moves = None if moves is None else moves - 1
 
 
 def served_python() -> str:
@@ -105,7 +89,7 @@ def build_store(where: Path, finished: int = 20) -> None:
             assert send("start")["ok"]
             if GAMES[k % len(GAMES)] == "vikings_gone_wild":  # the bonus cards (W1.3)
                 assert send("proxy", seat=1, action={"type": "first_game_bonus"})["ok"]
-            play(table, None if k < finished else 40)
+            play_out(table, None if k < finished else 40)
         assert table.data.status == "playing"
         phone.disconnect()
     finally:

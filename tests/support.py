@@ -25,6 +25,7 @@ import socketio
 
 from longhall.server.table import BotRunner, Table
 from longhall.server.table.bots import bot_may_play
+from longhall.server.table.connections import Identity
 from longhall.server.table.state import TAKEN_BACK
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -483,6 +484,23 @@ def bot_move(table: Table) -> tuple[int, dict[str, Any]] | None:
             if bot_may_play(table.spec, action):
                 return turn.seat, action
         return None
+
+
+def play_out(table: Table, moves: int | None = None) -> None:
+    """Let the bots and the NEXT button play the running game: to its end, or ``moves`` moves."""
+    while table.data.status == "playing" and (moves is None or moves > 0):
+        move = bot_move(table)
+        if move is None:
+            ack = table.press_next(Identity("auto"))
+        else:
+            seat, action = move
+            cid = f"drive-v{table.data.version:06d}"
+            ack = table.submit(
+                Identity("bot", seat),
+                {"type": "act", "id": cid, "version": table.data.version, "action": action},
+            )
+        assert ack["ok"], ack
+        moves = None if moves is None else moves - 1
 
 
 def short_deck(data_dir: Path, rounds: int = 3) -> None:

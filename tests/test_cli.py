@@ -16,11 +16,9 @@ import qrcode
 from longhall.server.cli import main
 from longhall.server.config import Settings, default_data_dir
 from longhall.server.store.store import Store
-from longhall.server.table.connections import Identity
-from longhall.server.table.service import Table
 from longhall.server.web.app import create_app
 from longhall.server.web.serve import banner
-from tests.support import bot_move
+from tests.support import play_out
 
 
 def test_simulate_json_prints_one_object_per_game_and_totals(
@@ -233,22 +231,6 @@ def test_the_banner_without_a_public_url_uses_the_lan_ip(
 
 
 # -- ``longhall history`` and ``longhall replay`` ------------------------------------------------
-
-
-def play_out(table: Table) -> None:
-    """Let the bots and the NEXT button play the running game to its end."""
-    while table.data.status == "playing":
-        move = bot_move(table)
-        if move is None:
-            ack = table.press_next(Identity("auto"))
-        else:
-            seat, action = move
-            cid = f"drive-v{table.data.version:06d}"
-            ack = table.submit(
-                Identity("bot", seat),
-                {"type": "act", "id": cid, "version": table.data.version, "action": action},
-            )
-        assert ack["ok"], ack
 
 
 @pytest.fixture(scope="module")
