@@ -165,16 +165,22 @@ export function chosenHere() {
 
 // -- DOM helpers ---------------------------------------------------------------------------------
 
+// Form fields: what is typed or picked in one lives in the element, not in its attributes.
+const FIELDS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
+
 /** Create an element: h("button", {class: "x", onclick: f}, "text", child, ...). Its handlers
  * are kept on the element (``__on``) behind one listener, so that ``show`` can hand them to the
- * element already on the screen. */
+ * element already on the screen. An element with handlers or a form field, and every element
+ * holding one, is marked ``__live``: ``show`` looks inside it even where it looks the same. */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
+  if (FIELDS.has(el.tagName)) el.__live = true;
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === undefined || value === null || value === false) continue;
     if (key.startsWith("on") && typeof value === "function") {
       if (!el.__on) el.__on = {};
       el.__on[key.slice(2)] = value;
+      el.__live = true;
       el.addEventListener(key.slice(2), dispatch);
     } else if (key === "class") {
       el.className = value;
@@ -195,8 +201,14 @@ export function h(tag, attrs = {}, ...children) {
 function append(el, children) {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
-    if (Array.isArray(child)) append(el, child);
-    else el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    if (Array.isArray(child)) {
+      append(el, child);
+    } else if (child instanceof Node) {
+      if (child.__live) el.__live = true;
+      el.append(child);
+    } else {
+      el.append(document.createTextNode(String(child)));
+    }
   }
 }
 
@@ -224,6 +236,15 @@ function morphChildren(old, fresh) {
     const next = node.nextSibling; // before ``node`` moves out of ``fresh``
     if (!there) {
       old.appendChild(node);
+    } else if (!node.__live && !there.__live && there.isEqualNode(node)) {
+      there = there.nextSibling; // nothing to change in it (the browser compares, natively)
+    } else if (next && !next.__live && !there.__live && there.isEqualNode(next)) {
+      old.insertBefore(node, there); // one more ahead, such as a log's newest line
+    } else if (!there.__live && !node.__live && there.nextSibling?.isEqualNode(node)) {
+      const after = there.nextSibling; // one gone, such as a log's oldest line
+      old.removeChild(there);
+      there = after;
+      continue; // ``node`` again, against the node that equals it
     } else if (!same(there, node)) {
       const after = there.nextSibling;
       old.replaceChild(node, there);
@@ -266,6 +287,7 @@ function morph(old, fresh) {
   if (valueChanged && "checked" in fresh) old.checked = fresh.checked;
   const on = fresh.__on;
   old.__on = on;
+  old.__live = fresh.__live;
   if (on) for (const type in on) old.addEventListener(type, dispatch);
   if (old.firstChild || fresh.firstChild) morphChildren(old, fresh);
   if (old.tagName === "SELECT" && old.value !== fresh.value) old.value = fresh.value;
