@@ -41,7 +41,7 @@ async function boot() {
       }
       const game = currentGame();
       if (game && game.onState) game.onState();
-      render();
+      drawSoon();
       keepAwake();
       for (const waiter of [...versionWaiters]) {
         if (msg.version >= waiter.version) waiter.done();
@@ -235,6 +235,18 @@ for (const event of ["pointerup", "pointercancel"]) {
       }
     }, 60);
   }, true);
+}
+
+// Updates often come several to a frame (a player's move, the bot's answer, the next phase): the
+// screen is drawn once per frame, with the latest; a tap's own redraw is drawn at once.
+let drawAsked = false;
+function drawSoon() {
+  if (drawAsked) return;
+  drawAsked = true;
+  requestAnimationFrame(() => {
+    drawAsked = false;
+    draw();
+  });
 }
 
 function draw() {

@@ -35,9 +35,11 @@ const fake = {
   },
 };
 window.__longhallFake = fake;
+// resolves once the frame that draws the message has run (the page draws once per frame)
 window.__longhallPush = (message, kind) => {
   window.__longhallLast = message;
   fake.fire(kind, message);
+  return new Promise((drawn) => requestAnimationFrame(() => drawn()));
 };
 export function io(options) {
   fake.auth = options.auth;
