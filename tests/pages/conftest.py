@@ -153,3 +153,62 @@ def tap_until(page: Any, selector: str, expression: str, tries: int = 3) -> None
 def screenshot(page: Any, name: str) -> None:
     (ARTIFACTS / "screenshots").mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "screenshots" / f"{name}.png"))
+
+
+def open_phone(browser: Any, url: str, name: str, lang: str, small: bool = False) -> Watched:
+    """A phone of its own (a browser context) that joins the table as ``name``."""
+    context = browser.new_context(**(PHONE_SMALL if small else PHONE), locale=lang)
+    page = context.new_page()
+    watched = Watched(page, name)
+    page.goto(url)
+    page.wait_for_selector("#name")
+    page.fill("#name", name)
+    page.tap("#join")
+    page.wait_for_selector(".seat-row")
+    return watched
+
+
+def version(phone: Watched) -> int:
+    """The version of the table a page has drawn."""
+    return int(phone.page.evaluate("document.body.dataset.version"))
+
+
+class TwoPlayerVikingsGoneWild:
+    """A game of Vikings Gone Wild on the pages: the table display (1920x1080) and the phones of
+    Anna, the host and start player, and Bob, in the languages given; Anna has laid the first
+    game's bonus cards (W1.3), so the game is in its first production."""
+
+    def __init__(self, browser: Any, server: ServerProcess, table_lang: str, phone_lang: str):
+        self.context = browser.new_context(
+            viewport={"width": 1920, "height": 1080}, locale=table_lang
+        )
+        self.table = Watched(self.context.new_page(), "table")
+        self.table.page.goto(server.url + "/")
+        self.table.page.wait_for_selector("#join-url")
+        join_url = self.table.page.inner_text("#join-url")
+        self.anna, self.bob = (
+            open_phone(browser, join_url, name, phone_lang) for name in ("Anna", "Bob")
+        )
+        self.host = self.anna.page
+        game = "[data-game=vikings_gone_wild]"
+        tap_until(self.host, game, "document.querySelector('[data-end-mark]')")
+        tap_until(self.host, "#start", "document.body.dataset.status === 'playing'")
+        tap_until(
+            self.host,
+            "[data-action*=first_game_bonus]",
+            "document.body.dataset.phase === 'production'",
+        )
+
+    def to_annas_turn(self) -> None:
+        """Production, then the draw: nobody has a choice there, and Bob's NEXT moves on."""
+        for _ in range(2):
+            next_version = f"document.body.dataset.version > {version(self.bob)}"
+            tap_until(self.bob.page, "#vgw-next", next_version)
+
+    def close(self) -> None:
+        """Every page drew without an error; then they close."""
+        for watched in (self.table, self.anna, self.bob):
+            assert watched.errors == [], f"{watched.name}: {watched.errors}"
+        self.context.close()
+        for phone in (self.anna, self.bob):
+            phone.page.context.close()

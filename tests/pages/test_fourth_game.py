@@ -14,8 +14,7 @@ from typing import Any
 import pytest
 
 from ..support import ServerProcess
-from .conftest import Watched, tap_until, wait_until
-from .test_game import open_phone
+from .conftest import Watched, open_phone, tap_until, wait_until
 
 pytestmark = pytest.mark.slow
 

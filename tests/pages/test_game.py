@@ -16,23 +16,11 @@ from longhall.server.games.registry import GAMES
 from longhall.server.qr import qr_svg
 
 from ..support import ServerProcess, replay_states
-from .conftest import PHONE, PHONE_SMALL, Watched, screenshot, tap_until, wait_until
+from .conftest import Watched, open_phone, screenshot, tap_until, wait_until
 
 pytestmark = pytest.mark.slow
 
 CLICKABLE = "[data-action]:not([disabled]):not([aria-disabled=true]), [data-table]:not([disabled])"
-
-
-def open_phone(browser: Any, url: str, name: str, lang: str, small: bool = False) -> Watched:
-    context = browser.new_context(**(PHONE_SMALL if small else PHONE), locale=lang)
-    page = context.new_page()
-    watched = Watched(page, name)
-    page.goto(url)
-    page.wait_for_selector("#name")
-    page.fill("#name", name)
-    page.tap("#join")
-    page.wait_for_selector(".seat-row")
-    return watched
 
 
 def settled(page: Any) -> None:

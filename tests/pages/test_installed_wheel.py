@@ -25,8 +25,7 @@ from longhall.server.games.registry import GAMES
 from longhall.server.table.envelope import LANGUAGES
 
 from ..support import ROOT, ServerProcess
-from .conftest import Watched
-from .test_game import open_phone
+from .conftest import Watched, open_phone
 
 pytestmark = pytest.mark.slow
 

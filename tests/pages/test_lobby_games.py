@@ -8,8 +8,7 @@ from typing import Any
 import pytest
 
 from ..support import ServerProcess
-from .conftest import Watched, screenshot, tap_until, wait_until
-from .test_game import open_phone
+from .conftest import Watched, open_phone, screenshot, tap_until, wait_until
 
 pytestmark = pytest.mark.slow
 

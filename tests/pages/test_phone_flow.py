@@ -31,9 +31,8 @@ from ..games.eketorp.helpers import (
     siege,
 )
 from ..support import ServerProcess
-from .conftest import screenshot, tap_until, wait_until
+from .conftest import open_phone, screenshot, tap_until, wait_until
 from .phone_driver import COUNT_C, TIMES, Phone, no_wider_than_the_phone
-from .test_game import open_phone
 
 pytestmark = pytest.mark.slow
 

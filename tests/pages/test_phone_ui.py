@@ -8,9 +8,8 @@ from typing import Any
 import pytest
 
 from ..support import ServerProcess
-from .conftest import PHONE, Watched, tap_until, wait_until
+from .conftest import PHONE, Watched, open_phone, tap_until, wait_until
 from .engines import LANGUAGE_MENU, readable_menu
-from .test_game import open_phone
 
 pytestmark = pytest.mark.slow
 

@@ -11,8 +11,8 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 
 from ..support import ServerProcess
-from .conftest import Watched, screenshot, tap_until, wait_until
-from .test_game import CLICKABLE, open_phone, tap_something
+from .conftest import Watched, open_phone, screenshot, tap_until, wait_until
+from .test_game import CLICKABLE, tap_something
 
 pytestmark = pytest.mark.slow
 

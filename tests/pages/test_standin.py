@@ -8,8 +8,7 @@ from typing import Any
 import pytest
 
 from ..support import Phone, ServerProcess
-from .conftest import wait_until
-from .test_game import open_phone
+from .conftest import open_phone, wait_until
 
 pytestmark = pytest.mark.slow
 

@@ -1,5 +1,6 @@
 """Vikings Gone Wild: the host corrects a score from the host sheet, and the table display's log
-tells everyone what was corrected and why; a defender's "no defence" takes a second tap (W5.2)."""
+tells everyone what was corrected and why. (A defender's two-tap "no defence", W5.2, is in
+test_vikings_gone_wild.py.)"""
 
 from __future__ import annotations
 
@@ -8,32 +9,16 @@ from typing import Any
 import pytest
 
 from ..support import ServerProcess
-from .conftest import Watched, tap_until, wait_until
-from .test_game import open_phone
+from .conftest import TwoPlayerVikingsGoneWild, version, wait_until
 
 pytestmark = pytest.mark.slow
-
-
-def version(phone: Watched) -> int:
-    return int(phone.page.evaluate("document.body.dataset.version"))
 
 
 def test_the_host_corrects_a_score_with_a_reason_the_log_shows(
     browser: Any, server: ServerProcess
 ) -> None:
-    context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="en")
-    table = Watched(context.new_page(), "table")
-    table.page.goto(server.url + "/")
-    table.page.wait_for_selector("#join-url")
-    join_url = table.page.inner_text("#join-url")
-    anna, bob = (open_phone(browser, join_url, name, "fr") for name in ("Anna", "Bob"))
-    host = anna.page
-    tap_until(host, "[data-game=vikings_gone_wild]", "document.querySelector('[data-end-mark]')")
-    tap_until(host, "#start", "document.body.dataset.status === 'playing'")
-    # Anna, the start player, lays the first game's bonus cards (W1.3)
-    tap_until(
-        host, "[data-action*=first_game_bonus]", "document.body.dataset.phase === 'production'"
-    )
+    game = TwoPlayerVikingsGoneWild(browser, server, table_lang="en", phone_lang="fr")
+    table, bob, host = game.table, game.bob, game.host
 
     host.tap("button[aria-label=Hôte]")
     wait_until(host, "document.querySelector('.vgw-fix')")
@@ -46,8 +31,4 @@ def test_the_host_corrects_a_score_with_a_reason_the_log_shows(
     wait_until(bob.page, f"document.body.dataset.version > {before}")
     wait_until(table.page, "document.body.innerText.includes('mission oubliée')")
     assert "0 → 3" in table.page.inner_text("body")
-    for watched in (table, anna, bob):
-        assert watched.errors == [], f"{watched.name}: {watched.errors}"
-    context.close()
-    for phone in (anna, bob):
-        phone.page.context.close()
+    game.close()

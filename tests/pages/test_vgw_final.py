@@ -12,8 +12,7 @@ from typing import Any
 import pytest
 
 from ..support import Phone, ServerProcess
-from .conftest import Watched, wait_until
-from .test_game import open_phone
+from .conftest import Watched, open_phone, wait_until
 
 pytestmark = pytest.mark.slow
 

@@ -9,8 +9,7 @@ from typing import Any
 import pytest
 
 from ..support import ServerProcess
-from .conftest import screenshot, tap_until, wait_until
-from .test_game import open_phone
+from .conftest import open_phone, screenshot, tap_until, wait_until
 
 pytestmark = pytest.mark.slow
 

@@ -13,9 +13,8 @@ from typing import Any
 import pytest
 
 from ..support import ServerProcess
-from .conftest import Watched, screenshot, tap_until, wait_until
+from .conftest import Watched, open_phone, screenshot, tap_until, wait_until
 from .test_catalogs import catalog
-from .test_game import open_phone
 from .test_table_display import MEASURE
 
 pytestmark = pytest.mark.slow

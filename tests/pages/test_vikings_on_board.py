@@ -12,8 +12,7 @@ from typing import Any
 import pytest
 
 from ..support import ServerProcess
-from .conftest import Watched, screenshot, wait_until
-from .test_game import open_phone
+from .conftest import Watched, open_phone, screenshot, wait_until
 from .test_table_display import MEASURE
 
 pytestmark = pytest.mark.slow

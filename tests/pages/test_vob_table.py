@@ -25,8 +25,7 @@ from ..games.vikings_on_board.helpers import (
     set_prow,
 )
 from ..support import ServerProcess
-from .conftest import Watched, screenshot, tap_until, wait_until
-from .test_game import open_phone
+from .conftest import Watched, open_phone, screenshot, tap_until, wait_until
 from .test_table_display import MEASURE
 from .vob_driver import VobPage
 
