@@ -5,11 +5,12 @@ from __future__ import annotations
 import io
 
 import qrcode
-import qrcode.image.svg
 
 
 def qr_svg(text: str) -> str:
     """A QR code as an SVG document (scales to any screen)."""
+    import qrcode.image.svg  # here, when a screen first asks: it loads an XML library
+
     image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, border=2)
     out = io.BytesIO()
     image.save(out)
