@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import sqlite3
 import subprocess
@@ -137,15 +138,27 @@ def test_serve_takes_its_options_and_the_default_data_dir(
 
     def serve(settings: Settings) -> int:
         started.append(settings)
+        assert not gc.isenabled()  # off for the start, from before the commands' imports
         return 0
 
     monkeypatch.setattr("longhall.server.web.serve.serve", serve)
     args = ["serve", "--port", "8123", "--public-url", "http://10.42.0.1:8123", "--gpio", "off"]
-    assert main([*args, "--rate-limit", "5"]) == 0
+    try:
+        assert main([*args, "--rate-limit", "5"]) == 0
+    finally:
+        gc.enable()  # as LonghallServer.load does once the table is loaded
     (settings,) = started
     assert settings.data_dir == tmp_path and settings.port == 8123 and settings.gpio == "off"
     assert settings.public_url == "http://10.42.0.1:8123"
     assert (settings.rate, settings.burst) == (5.0, 10)
+
+
+def test_the_other_commands_leave_the_collector_on(tmp_path: Path) -> None:
+    assert main(["history", "--data-dir", str(tmp_path)]) in (0, 1)
+    assert gc.isenabled()
+    with pytest.raises(SystemExit):
+        main(["serve", "--port", "not a number"])  # argparse refuses it, and exits
+    assert gc.isenabled()
 
 
 # -- the banner of ``longhall serve`` ------------------------------------------------------------
