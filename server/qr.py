@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import io
 
-import qrcode
-import qrcode.image.svg
-
 
 def qr_svg(text: str) -> str:
     """A QR code as an SVG document (scales to any screen)."""
+    # imported when a screen first asks: a start need not load qrcode (nor, for SVG, an XML
+    # library) before it serves
+    import qrcode.image.svg
+
     image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, border=2)
     out = io.BytesIO()
     image.save(out)
@@ -18,6 +19,8 @@ def qr_svg(text: str) -> str:
 
 def qr_terminal(text: str) -> str:
     """A QR code drawn with half blocks, to scan from a terminal."""
+    import qrcode
+
     code = qrcode.QRCode(border=2)
     code.add_data(text)
     out = io.StringIO()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import sqlite3
 import subprocess
@@ -137,15 +138,27 @@ def test_serve_takes_its_options_and_the_default_data_dir(
 
     def serve(settings: Settings) -> int:
         started.append(settings)
+        assert not gc.isenabled()  # off for the start, from before the commands' imports
         return 0
 
     monkeypatch.setattr("longhall.server.web.serve.serve", serve)
     args = ["serve", "--port", "8123", "--public-url", "http://10.42.0.1:8123", "--gpio", "off"]
-    assert main([*args, "--rate-limit", "5"]) == 0
+    try:
+        assert main([*args, "--rate-limit", "5"]) == 0
+    finally:
+        gc.enable()  # as LonghallServer.load does once the table is loaded
     (settings,) = started
     assert settings.data_dir == tmp_path and settings.port == 8123 and settings.gpio == "off"
     assert settings.public_url == "http://10.42.0.1:8123"
     assert (settings.rate, settings.burst) == (5.0, 10)
+
+
+def test_the_other_commands_leave_the_collector_on(tmp_path: Path) -> None:
+    assert main(["history", "--data-dir", str(tmp_path)]) in (0, 1)
+    assert gc.isenabled()
+    with pytest.raises(SystemExit):
+        main(["serve", "--port", "not a number"])  # argparse refuses it, and exits
+    assert gc.isenabled()
 
 
 # -- the banner of ``longhall serve`` ------------------------------------------------------------
@@ -184,13 +197,13 @@ def banner_fields(text: str) -> dict[str, str]:
 
 def test_the_banner_shows_both_urls_the_store_and_a_qr_code_of_the_join_url(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path, gpio="off", public_url="http://10.42.0.1:8000/")
-    text = banner(settings)
-    fields = banner_fields(text)
-    store = Store(settings.db_path)
+    lh = create_app(settings)
     try:
-        code = store.get_meta("table_code")  # the first start creates the table now
+        text = banner(lh.table)  # printed once the table is loaded (LonghallServer.load)
+        code = lh.table.data.code
     finally:
-        store.close()
+        lh.stop()
+    fields = banner_fields(text)
     assert code
     join = f"http://10.42.0.1:8000/join/{code}"
     assert fields == {
@@ -206,23 +219,29 @@ def test_the_banner_shows_both_urls_the_store_and_a_qr_code_of_the_join_url(tmp_
     assert drawn[: len(expected)] != qr_modules(join.replace(code, code[::-1] + "x"))
 
 
-def test_the_banner_and_the_server_agree_on_the_table(tmp_path: Path) -> None:
+def test_the_banner_shows_the_same_table_after_a_restart(tmp_path: Path) -> None:
     settings = Settings(data_dir=tmp_path, gpio="off", public_url="http://10.42.0.1:8000")
-    first = banner_fields(banner(settings))["players join"]
-    assert banner_fields(banner(settings))["players join"] == first  # a restart keeps the table
-    lh = create_app(settings)
-    try:
-        assert lh.table.join_url == first
-        assert first.endswith("/join/" + lh.table.data.code)
-    finally:
-        lh.stop()
+    joins = []
+    for _ in range(2):
+        lh = create_app(settings)
+        try:
+            joins.append(banner_fields(banner(lh.table))["players join"])
+            assert joins[-1] == lh.table.join_url
+            assert joins[-1].endswith("/join/" + lh.table.data.code)
+        finally:
+            lh.stop()
+    assert joins[0] == joins[1]
 
 
 def test_the_banner_without_a_public_url_uses_the_lan_ip(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setattr("longhall.server.appliance.addresses.lan_address", lambda: "192.168.1.20")
-    text = banner(Settings(data_dir=tmp_path, gpio="off", host="0.0.0.0", port=8000))
+    lh = create_app(Settings(data_dir=tmp_path, gpio="off", host="0.0.0.0", port=8000))
+    try:
+        text = banner(lh.table)
+    finally:
+        lh.stop()
     fields = banner_fields(text)
     assert fields["table display"] == "http://192.168.1.20:8000/"
     assert fields["players join"].startswith("http://192.168.1.20:8000/join/")

@@ -5,17 +5,34 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from ..appliance.board import board_model, expert_share
-from ..games.registry import GAMES
-from ..games.search import set_scale
-from .simulate import BOT_MODES, PLAYOUTS_ENV, budget_from_env
+from ..games.search import set_budget, set_scale
+
+# Each command imports what it needs when it runs (``serve`` never loads ``simulate``), after
+# ``main`` has turned the collector off for ``serve``'s start.
+
+BOT_MODES = ("expert", "greedy", "random", "mixed")
+PLAYOUTS_ENV = "LONGHALL_EXPERT_PLAYOUTS"
+
+
+def budget_from_env(environ: Mapping[str, str] = os.environ) -> int | None:
+    """Apply ``$LONGHALL_EXPERT_PLAYOUTS`` (the expert bots' play-outs per decision), if set."""
+    try:
+        playouts = int(environ.get(PLAYOUTS_ENV, ""))
+    except ValueError:
+        playouts = 0
+    set_budget(playouts if playouts > 0 else None)
+    return playouts if playouts > 0 else None
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from ..games.registry import GAMES
+
     parser = argparse.ArgumentParser(
         prog="longhall",
         description="Longhall: a game-night hub for board games with phones as secret boards.",
@@ -128,7 +145,20 @@ def board_budget() -> float:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    # The server's start makes tens of thousands of objects that live as long as it does
+    # (modules, the app, the table): collecting them on the way only costs a small board's CPU.
+    # The collector is off from the first import on, and back on once they are set aside
+    # (``LonghallServer.load``); the other commands have it back at once.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        args = build_parser().parse_args(argv)
+    except BaseException:  # --help, or what argparse refuses: it exits
+        if collecting:
+            gc.enable()
+        raise
+    if collecting and args.command != "serve":
+        gc.enable()
     playouts = budget_from_env()  # the expert bots' budget, for simulate and serve alike
     if args.command == "simulate":
         from .simulate import run
@@ -138,10 +168,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     data_dir = args.data_dir or default_data_dir()
     if args.command == "serve":
-        # The server's start makes tens of thousands of objects that live as long as it does
-        # (modules, the app, the table): collecting them on the way only costs a small board's
-        # CPU. The collector is back on once they are set aside (``LonghallServer.load``).
-        gc.disable()
         from ..web.serve import serve
 
         if playouts is None:  # the host's number wins over the board's

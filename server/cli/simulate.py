@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TextIO
 
 from ..games.registry import get
-from ..games.search import set_budget
 from ..games.spec import GameSpec
 from ..table.gamedata import default_config
 
@@ -26,20 +24,6 @@ class GameRecord:
     winners: list[int]
     bots: list[str]
     breakdown: list[dict[str, Any]]
-
-
-BOT_MODES = ("expert", "greedy", "random", "mixed")
-PLAYOUTS_ENV = "LONGHALL_EXPERT_PLAYOUTS"
-
-
-def budget_from_env(environ: Mapping[str, str] = os.environ) -> int | None:
-    """Apply ``$LONGHALL_EXPERT_PLAYOUTS`` (the expert bots' play-outs per decision), if set."""
-    try:
-        playouts = int(environ.get(PLAYOUTS_ENV, ""))
-    except ValueError:
-        playouts = 0
-    set_budget(playouts if playouts > 0 else None)
-    return playouts if playouts > 0 else None
 
 
 def bot_kinds(mode: str, players: int) -> list[str]:

@@ -884,8 +884,9 @@ def check_command(payload: object) -> Command:
     return check_shape(payload, COMMANDS)
 
 
-def apply(live: TableState, record: Record) -> Outcome:
-    """Apply one record to the table; raise IllegalAction before changing anything."""
+def apply(live: TableState, record: Record, replaying: bool = False) -> Outcome:
+    """Apply one record to the table; raise IllegalAction before changing anything
+    (``replaying``: a stored record, as the server starts)."""
     if record["kind"] not in KINDS:
         record = earlier_option(live, record)
     kind = KINDS.get(record["kind"])
@@ -894,7 +895,7 @@ def apply(live: TableState, record: Record) -> Outcome:
     outcome = kind.apply(live, record)
     if outcome.game_row is not None and live.data.night is not None:
         outcome.night_row = live.data.night  # a game of the night began or ended
-    live.applied(record)
+    live.applied(record, replaying)
     return outcome
 
 
@@ -920,7 +921,7 @@ def restore(store: Store, new_code: Callable[[], str]) -> TableState:
             store.set_meta("table_code", code)
     live = TableState.restored(None if snapshot is None else snapshot[1], code or "")
     for seq, record in records:
-        apply(live, record)
+        apply(live, record, replaying=True)
         if live.data.version != seq:
             raise RuntimeError(f"the stored records are out of order at record {seq}")
     live.update_contexts()

@@ -12,23 +12,24 @@ import ctypes
 import gc
 import logging
 import os
-import secrets
+import sqlite3
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gunicorn.app.base import BaseApplication
 
-from ..appliance.addresses import base_url
 from ..appliance.firstboot import check_setup
 from ..appliance.sdnotify import started
 from ..appliance.storage import check_storage
 from ..config import Settings
 from ..qr import qr_terminal
-from ..store import Store
 from ..store.damaged import DamagedStore, check_store
 from ..store.store import empty
 from .logs import install_log_guard
 from .transport.worker import run_alone
+
+if TYPE_CHECKING:
+    from ..table import Table
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +68,7 @@ class LonghallServer(BaseApplication):  # type: ignore[misc]
         from .app import create_app  # in the worker, once it is set up
 
         self.longhall = create_app(self.settings, store_was_empty=self.store_was_empty)
+        print(banner(self.longhall.table), flush=True)
         # What the server holds for its whole life (its modules, the app, the table) is set
         # aside from the garbage collector: a full collection then scans only what changed since,
         # not tens of thousands of objects (a pause of tens of milliseconds in some command).
@@ -97,27 +99,39 @@ def _worker_exit(worker: Any) -> None:
         longhall.stop()
 
 
-def banner(settings: Settings) -> str:
-    """What ``longhall serve`` prints: the two URLs and the join QR code."""
-    store = Store(settings.db_path)
-    try:
-        code = store.get_meta("table_code")
-        if code is None and store.read_only:  # no table on a read-only card: one in memory
-            code = "(a new table)"
-        elif code is None:  # first start: create the table now so the QR code is right
-            code = secrets.token_urlsafe(6)
-            store.set_meta("table_code", code)
-    finally:
-        store.close()
-    url = base_url(settings.host, settings.port, settings.public_url)
-    join = f"{url}/join/{code}"
+def banner(table: Table) -> str:
+    """What ``longhall serve`` prints once the table is loaded: the two URLs and the join QR
+    code, of the table the server serves."""
+    join = table.join_url
     return (
         "\nLonghall\n"
-        f"  table display:  {url}/\n"
+        f"  table display:  {join.rpartition('/join/')[0]}/\n"
         f"  players join:   {join}\n"
-        f"  game store:     {settings.db_path}\n\n"
-        f"{qr_terminal(join)}\n"
+        f"  game store:     {table.settings.db_path}\n\n"
+        f"{join_qr(table)}\n"
     )
+
+
+JOIN_QR = "join_qr"  # the store's meta key of the banner's QR code: the address, then the drawing
+
+
+def join_qr(table: Table) -> str:
+    """The join address's QR code for the terminal, drawn once per address and kept in the
+    store: a restart at the same address prints it without drawing it again (loading qrcode and
+    choosing the code's mask took 7 ms of a start's CPU here, about 50 ms on a Zero 2 W)."""
+    join = table.join_url
+    kept = table.store.get_meta(JOIN_QR)
+    if kept is not None:
+        address, _, drawn = kept.partition("\n")
+        if address == join:
+            return drawn
+    drawn = qr_terminal(join)
+    if not table.store.read_only:
+        try:
+            table.store.set_meta(JOIN_QR, f"{join}\n{drawn}")
+        except sqlite3.Error:  # a full card: it is drawn again at the next start
+            log.warning("could not keep the banner's QR code in the store", exc_info=True)
+    return drawn
 
 
 # glibc gives every thread that allocates an arena of its own, up to eight per core (two on a
@@ -155,8 +169,7 @@ def serve(settings: Settings) -> int:
         from .damaged_page import serve_damaged_page  # the table display says it too
 
         return serve_damaged_page(damaged, settings.host, settings.port)
-    was_empty = empty(settings.db_path)  # before the banner begins it afresh
-    print(banner(settings), flush=True)
+    was_empty = empty(settings.db_path)  # before the table begins it afresh
     LonghallServer(settings, store_was_empty=was_empty).run()
     return 0
 

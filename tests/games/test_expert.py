@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from longhall.server.appliance.board import UNKNOWN_PI, board_model, core_share, expert_share
-from longhall.server.cli import main
-from longhall.server.cli.simulate import budget_from_env, play_game
+from longhall.server.cli import budget_from_env, main
+from longhall.server.cli.simulate import play_game
 from longhall.server.games.eketorp import SPEC as EKETORP
 from longhall.server.games.eketorp import expert as ek_expert
 from longhall.server.games.playout import playout

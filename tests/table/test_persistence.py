@@ -17,7 +17,7 @@ from longhall.server.table.service import Table
 from longhall.server.web.app import create_app
 from tests.inprocess import Client, eketorp, game, seated
 
-from ..support import bot_move
+from ..support import bot_move, play_out
 
 
 def drive(table: Table, steps: int) -> None:
@@ -76,6 +76,33 @@ def test_a_restart_restores_lobby_seats_tokens_and_game_exactly(tmp_path: Path) 
         phone = Client(again, {"token": anna.token})  # phones reconnect to their seats
         assert phone.connected and phone.last()["you"]["seat"] == 0
         assert phone.last()["game"]["private"]["plan"] == {"A": 1}
+    finally:
+        again.stop()
+
+
+@pytest.mark.parametrize("name", ["eketorp", "vikings_on_board", "vikings_gone_wild"])
+def test_a_replayed_game_notes_what_each_seat_decides_on_as_it_was_played(
+    tmp_path: Path, name: str
+) -> None:
+    """A start replays the records after the last snapshot making only each seat's moves and
+    private view, not its whole view (``update_contexts(replaying=True)``): the versions at which
+    each seat's choices last changed (what a stale command is refused by) come out the same."""
+    settings = Settings(data_dir=tmp_path, gpio="off", bot_delay=0, snapshot_every=1000)
+    lh = create_app(settings)
+    (host,) = seated(lh, ["Host"])
+    assert host.send("add_bot", bot="greedy")["ok"] and host.send("add_bot", bot="greedy")["ok"]
+    assert host.send("botify", seat=0, bot="greedy")["ok"]
+    assert host.send("set_game", game=name)["ok"] and host.send("set_start_player", seat=1)["ok"]
+    assert host.send("start")["ok"]
+    if name == "vikings_gone_wild":  # the bonus cards (W1.3)
+        assert host.send("proxy", seat=1, action={"type": "first_game_bonus"})["ok"]
+    play_out(lh.table, 30)  # all replayed: the last snapshot is the game's start
+    before = lh.table.snapshot()
+    lh.stop()
+    again = create_app(settings)
+    try:
+        assert again.table.snapshot() == before
+        assert {"seat:0", "seat:1", "seat:2"} <= set(before["contexts"])
     finally:
         again.stop()
 

@@ -5,10 +5,15 @@ table is loaded and set aside: a server left without its collector would keep ev
 from __future__ import annotations
 
 import gc
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 from longhall.server.config import Settings
-from longhall.server.web.serve import LonghallServer
+from longhall.server.qr import qr_terminal
+from longhall.server.web.app import create_app
+from longhall.server.web.serve import LonghallServer, join_qr
 
 
 def test_the_collector_is_back_on_once_the_table_is_loaded(tmp_path: Path) -> None:
@@ -23,3 +28,61 @@ def test_the_collector_is_back_on_once_the_table_is_loaded(tmp_path: Path) -> No
         gc.unfreeze()
         if server.longhall is not None:
             server.longhall.stop()
+
+
+# What a start leaves for later, and why (each was measured: docs/performance.md, "Start"). A
+# module-level import added on the serving path brings one back without a word; this says so.
+DEFERRED = {
+    "longhall.server.cli.simulate": "the simulate command: serve never plays simulated games",
+    "qrcode": "the banner's QR code is kept in the store once drawn (serve.join_qr), and the "
+    "table display's are drawn when a screen first asks for one (qr.qr_svg)",
+    "xml.etree.ElementTree": "qrcode's SVG writer, imported by qr.qr_svg when first asked",
+}
+# the serving path as `longhall serve` runs it, up to the table loaded and the banner printed
+START = """
+import json, sys
+from pathlib import Path
+import longhall.server.cli
+from longhall.server.config import Settings
+from longhall.server.web.serve import LonghallServer
+settings = Settings(data_dir=Path(sys.argv[1]), gpio="off", public_url="http://10.42.0.1:8000")
+server = LonghallServer(settings)
+server.load()
+server.longhall.stop()
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def start_modules(data_dir: Path) -> tuple[str, set[str]]:
+    """A start's banner and the modules it imported, in a process of its own."""
+    done = subprocess.run(
+        [sys.executable, "-c", START, str(data_dir)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    *banner, modules = done.stdout.strip().splitlines()
+    return "\n".join(banner), set(json.loads(modules))
+
+
+def test_a_restart_imports_only_what_serving_needs(tmp_path: Path) -> None:
+    first, _ = start_modules(tmp_path)  # the first start draws the banner's QR code
+    again, modules = start_modules(tmp_path)
+    assert again == first  # the same banner, QR code and all, from the store
+    for module, why in DEFERRED.items():
+        assert module not in modules, f"{module} is imported at start, but need not be: {why}"
+
+
+def test_the_banner_draws_the_qr_code_again_for_a_new_address(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, gpio="off", public_url="http://10.42.0.1:8000")
+    lh = create_app(settings)
+    try:
+        kept = join_qr(lh.table)
+        assert join_qr(lh.table) == kept == qr_terminal(lh.table.join_url)
+        lh.table.join_url = lh.table.join_url.replace("10.42.0.1", "10.42.0.2")  # moved
+        moved = join_qr(lh.table)
+        assert moved == qr_terminal(lh.table.join_url) != kept
+        assert lh.table.store.get_meta("join_qr") == f"{lh.table.join_url}\n{moved}"
+    finally:
+        lh.stop()

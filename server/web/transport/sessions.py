@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import ctypes.util
 import logging
 import socket
 import threading
@@ -297,12 +296,13 @@ def release_memory() -> None:
 
 
 def _load_libc() -> Any:
+    """The C library, if it has ``malloc_trim`` (glibc), from the symbols this process already
+    has: ``ctypes.util.find_library`` would run ``ldconfig`` in a child process at every start."""
     try:
-        name = ctypes.util.find_library("c")
-        libc = ctypes.CDLL(name) if name else None
-        return libc if libc is not None and hasattr(libc, "malloc_trim") else None
-    except OSError:
+        libc = ctypes.CDLL(None)
+    except (OSError, TypeError):  # no dlopen(NULL): not a POSIX system
         return None
+    return libc if hasattr(libc, "malloc_trim") else None
 
 
 _LIBC = _load_libc()
