@@ -1,6 +1,7 @@
 """What a command kind is, and what several kinds share: who may send one, what it needs, what
 it is decided on, how it is prepared and applied (:class:`CommandKind`), and the checks on seats,
-colours and bots. Each kind itself is declared in :mod:`.commands`."""
+colours and bots. Each kind itself is declared in :mod:`.commands`, and prepared and applied by
+:mod:`.lobby` or :mod:`.play`."""
 
 from __future__ import annotations
 
@@ -126,3 +127,7 @@ def named_seat(desk: Desk, cmd: Command) -> int:
 
 def _record(**fields: Any) -> Prepared:
     return fields, {}
+
+
+def _outcome(**fields: Any) -> Outcome:
+    return Outcome(**fields)

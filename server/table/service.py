@@ -30,12 +30,14 @@ from ..games.api import JSON, GameState, IllegalAction
 from ..games.spec import GameSpec
 from ..store.store import Entry, Store
 from . import commands
-from .commands import KINDS, check_command, is_barred, proxy_refused
+from .commands import KINDS, check_command
 from .connections import KIOSK_ROOM, Connections, Identity, Outgoing, error
 from .envelope import Command, CommandError
 from .groupcommit import GroupCommit
 from .kinds import CommandKind
+from .lobby import is_barred
 from .messages import Messages
+from .play import proxy_refused
 from .seats import hash_token
 from .state import Outcome, Record, TableData, TableState, digest
 from .storewatch import WAS_EMPTY, StoreWatch
