@@ -59,6 +59,8 @@ def play_each_game(engine: Engine, server: ServerProcess) -> None:
     engine.type("#name", "Bram")
     engine.tap("#join")
     wait_for(engine, "document.querySelectorAll('.seat-row').length === 3", SLOW)
+    # the host's commands name the version they were decided on: one that has seen Bram join
+    host.wait(lambda view: len(view["table"]["seats"]) == 3, timeout=SLOW)
 
     for game in GAMES:
         started = time.monotonic()
