@@ -11,7 +11,7 @@ totals, ``tiebreak`` (W9.6).
 from __future__ import annotations
 
 from .. import phased
-from . import bonus_cards, scoring, turn
+from . import bonus_cards, scoring, turn, turn_end
 from .state import WildState
 
 Phase = phased.Phase[WildState]
@@ -96,23 +96,23 @@ _PHASE_LIST = [
         "storage",
         "W2.5 W2.6 D11",
         follows=("end",),
-        enter=turn.enter_storage,
-        actors=turn.actors_storage,
-        legal=turn.legal_storage,
-        handlers={"store": turn.store, "store_done": turn.store_done},
+        enter=turn_end.enter_storage,
+        actors=turn_end.actors_storage,
+        legal=turn_end.legal_storage,
+        handlers={"store": turn_end.store, "store_done": turn_end.store_done},
         table_actions=("next",),
-        table_handlers={"next": turn.next_after_storage},
+        table_handlers={"next": turn_end.next_after_storage},
     ),
     Phase(
         "end",
         "W2.7 W2.8 D12",
         follows=("production", "bonus"),
-        enter=turn.enter_end,
-        actors=turn.actors_end,
-        legal=turn.legal_end,
-        handlers={"keep": turn.keep},
+        enter=turn_end.enter_end,
+        actors=turn_end.actors_end,
+        legal=turn_end.legal_end,
+        handlers={"keep": turn_end.keep},
         table_actions=("next",),
-        table_handlers={"next": turn.next_after_end},
+        table_handlers={"next": turn_end.next_after_end},
     ),
     Phase(
         "bonus",

@@ -1,5 +1,6 @@
-"""The five phases of a turn (W2) and what players do in them: missions (W7), buildings and the
-town hall (W3), attacks and defence (W4, W5), the undead (W6), storage and the end of the turn.
+"""The phases of a turn (W2) up to the players' own and what players do in them: missions (W7),
+buildings and the town hall (W3), attacks and defence (W4, W5), the undead (W6). Storage and the
+end of the turn are in turn_end.py.
 
 Every handler checks everything before it changes anything, so an illegal action changes nothing.
 Numbers only the cards know are entered by players (D1, D2): the legal actions list a small menu
@@ -528,7 +529,8 @@ def swap_mission(st: WildState, seat: Seat, action: Action) -> None:
     st.record("mission_swapped", seat=seat)
 
 
-def _reserve(st: WildState, seat: int, b: int) -> dict[str, Any]:
+def reserve_at(st: WildState, seat: int, b: int) -> dict[str, Any]:
+    """The Reserve at building ``b`` of ``seat``'s village, or IllegalAction."""
     village = st.villages[seat]
     if not 0 <= b < len(village):
         raise IllegalAction("no_such_building", "There is no such building.")
@@ -540,7 +542,7 @@ def _reserve(st: WildState, seat: int, b: int) -> dict[str, Any]:
 
 def spend(st: WildState, seat: Seat, action: Action) -> None:
     assert seat is not None
-    reserve = _reserve(st, seat, action["building"])
+    reserve = reserve_at(st, seat, action["building"])
     if not 1 <= action["count"] <= reserve["stock"]:
         raise IllegalAction(
             "bad_count", "That Reserve does not hold that many.", have=reserve["stock"]
@@ -582,126 +584,3 @@ def end_turn(st: WildState, seat: Seat, action: Action) -> None:
         st.repelled = []
         st.undo_stack = []
         st.goto("storage")
-
-
-# -- storage (W2.5, W2.6, D11) ------------------------------------------------------------------
-
-
-def enter_storage(st: WildState) -> str | None:
-    st.decided = [False] * st.n
-    return None
-
-
-def store_options(st: WildState, seat: int) -> list[tuple[int, str]]:
-    return [
-        (b, R.RESERVE_OF[x["kind"]])
-        for b, x in enumerate(st.villages[seat])
-        if x["kind"] in R.RESERVE_OF and not x["new"] and st.loot[seat][R.RESERVE_OF[x["kind"]]]
-    ]
-
-
-def actors_storage(st: WildState) -> list[int]:
-    return [s for s in range(st.n) if not st.decided[s] and store_options(st, s)]
-
-
-def legal_storage(st: WildState, seat: int) -> list[Action]:
-    if seat not in actors_storage(st):
-        return []
-    out: list[Action] = []
-    for b, resource in store_options(st, seat):
-        for count in sorted({1, st.loot[seat][resource]}):
-            out.append({"type": "store", "building": b, "count": count})
-    out.append({"type": "store_done"})
-    return out
-
-
-def store(st: WildState, seat: Seat, action: Action) -> None:
-    assert seat is not None
-    reserve = _reserve(st, seat, action["building"])
-    if reserve["new"]:
-        raise IllegalAction(
-            "under_construction", "That Reserve is under construction this turn (D9)."
-        )
-    resource = R.RESERVE_OF[reserve["kind"]]
-    have = st.loot[seat][resource]
-    if not 1 <= action["count"] <= have:
-        raise IllegalAction(
-            "bad_count",
-            "You produced or plundered less than that this turn (W2.5, D11).",
-            have=have,
-        )
-    reserve["stock"] += action["count"]
-    st.loot[seat][resource] -= action["count"]
-    st.record(
-        "stored", seat=seat, building=action["building"], count=action["count"], resource=resource
-    )
-
-
-def store_done(st: WildState, seat: Seat, action: Action) -> None:
-    assert seat is not None
-    st.decided[seat] = True
-
-
-def next_after_storage(st: WildState, seat: Seat, action: Action) -> None:
-    """Close the storage phase: a point per Reserve holding 4 (W2.6); the rest is lost (W2.5)."""
-    for s in st.order():
-        full = [
-            b
-            for b, x in enumerate(st.villages[s])
-            if x["kind"] in R.RESERVE_OF and x["stock"] >= R.STORE_POINT_AT
-        ]
-        if full:
-            st.record("full_reserves", seat=s, buildings=full)
-            st.gain(s, len(full), "storage")
-        st.loot[s] = {"gold": 0, "beer": 0}
-    st.goto("end")
-
-
-# -- end of turn (W2.7, W2.8, D12) ---------------------------------------------------------------
-
-
-def enter_end(st: WildState) -> str | None:
-    st.decided = [False] * st.n
-    return None
-
-
-def actors_end(st: WildState) -> list[int]:
-    if st.last_turn:  # W9.3: no next turn, so a Drakkar has nothing to keep a card for
-        return []
-    return [s for s in range(st.n) if not st.decided[s] and st.count(s, "drakkar", active=True) > 0]
-
-
-def legal_end(st: WildState, seat: int) -> list[Action]:
-    if seat not in actors_end(st):
-        return []
-    return [{"type": "keep", "cards": k} for k in range(st.count(seat, "drakkar", active=True) + 1)]
-
-
-def keep(st: WildState, seat: Seat, action: Action) -> None:
-    assert seat is not None
-    top = st.count(seat, "drakkar", active=True)
-    if not 0 <= action["cards"] <= top:
-        raise IllegalAction("bad_keep", "Each Drakkar built keeps one card (D12).", max=top)
-    st.kept[seat] = action["cards"]
-    st.decided[seat] = True
-    st.record("kept", seat=seat, cards=action["cards"])
-
-
-def next_after_end(st: WildState, seat: Seat, action: Action) -> None:
-    """Remove every marker, pass the first-player token left, start the next turn (W2.7, W2.8)."""
-    for s in range(st.n):
-        if not st.decided[s]:
-            st.kept[s] = 0
-        for building in st.villages[s]:
-            building["new"] = False
-            building["damaged"] = False
-    st.swapped = [False] * st.n
-    st.undead_used = [False] * st.n
-    st.last_attack = None
-    st.record("turn_over", last=st.last_turn)
-    if st.last_turn:  # W9.3
-        st.goto("bonus")
-        return
-    st.first = (st.first + 1) % st.n
-    st.round += 1
-    st.goto("production")
