@@ -1,7 +1,8 @@
-// What the phone's shell and its game modules share: the latest message, the connection, sending,
-// the redraw, and the small pieces every game's screens use. It imports neither the shell nor a
-// game module, so there is no import cycle: the shell sets the redraw (setRenderer), the game
-// modules are loaded by gameModule() when a table plays that game.
+// What the phone's shell, its lobby and host's sheet (lobby.js, host.js) and its game modules
+// share: the latest message, the connection, sending, the redraw, the phone's own identity, and the
+// small pieces every game's screens use. It imports none of them, so there is no import cycle: the
+// shell sets the redraw (setRenderer), the game modules are loaded by gameModule() when a table
+// plays that game.
 
 import { h, errorText, seatBadge, gameLoader, t } from "/static/common.js";
 
@@ -212,4 +213,32 @@ export function finalScores(result) {
           h("span", { class: "total", "aria-label": `${t("score.total")}: ${score.total}` }, h("small", {}, t("score.total")), " ", String(score.total))),
         game ? game.scoreRows(score, false) : null); // the total is at the top
     })));
+}
+
+// -- the table remembers its players ----------------------------------------------------------------
+// The phone keeps an identity of its own (random, never a password) so that the table can offer it
+// its name and colour again at the next night; the table keeps only its hash.
+
+const PHONE_KEY = "longhall.phone";
+
+export function phoneIdentity(create) {
+  let id = localStorage.getItem(PHONE_KEY);
+  if (!id && create) {
+    const bytes = crypto.getRandomValues(new Uint8Array(24));
+    id = btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_");
+    localStorage.setItem(PHONE_KEY, id);
+  }
+  return id;
+}
+
+/** This phone asks the table to forget it, and forgets its identity. */
+export async function forgetPhone() {
+  const phone = phoneIdentity(false);
+  if (!phone) return;
+  const answer = await send("forget_me", { phone });
+  if (answer && (answer.ok || answer.error.code === "no_such_player")) {
+    localStorage.removeItem(PHONE_KEY);
+    ui.recalled = null;
+    showToast(t("players.forgotten"), "notice");
+  }
 }

@@ -1,18 +1,20 @@
-// The phone page's shell: joining, the lobby, the host's sheet, reconnecting, the wake lock, the
-// offline banner and the final score's frame. Each game's screens live in their own module
-// (phone_ui/games/<game>.js), loaded only when the table plays that game; this shell knows no
-// game's words. It speaks only the documented protocol (docs/protocol.md) and draws everything
-// from the latest snapshot or update, so a reconnect redraws it exactly.
+// The phone page's shell: joining, reconnecting, the wake lock, the offline banner, the game's
+// frame and the sheets. The lobby is in phone_ui/lobby.js, the host's sheet in phone_ui/host.js;
+// each game's screens live in their own module (phone_ui/games/<game>.js), loaded only when the
+// table plays that game; this shell knows no game's words. It speaks only the documented protocol
+// (docs/protocol.md) and draws everything from the latest snapshot or update, so a reconnect
+// redraws it exactly.
 
 import {
-  LANGUAGES, LANGUAGE_NAMES, connectTable, errorText, gameFacts, h, has, languageSwitch, loadLanguage,
-  pickLanguage, seatBadge, show, t, takenBack,
+  connectTable, errorText, h, has, languageSwitch, loadLanguage, pickLanguage, seatBadge, show, t, takenBack,
 } from "/static/common.js";
 import {
-  TOKEN_KEY, WAS_KEY, code, conn, guestAuth, currentGame, fatal, gameModule, finalScores, me, msg, name, online, openSheet, render, seats, standingIn,
-  send, setConn, setFatal, setMsg, setOnline, setRenderer, showToast, ui, versionWaiters,
+  TOKEN_KEY, WAS_KEY, conn, guestAuth, currentGame, fatal, forgetPhone, me, msg, name, online, openSheet, phoneIdentity,
+  render, seats, standingIn, send, setConn, setFatal, setMsg, setOnline, setRenderer, showToast, ui, versionWaiters,
 } from "./page.js";
-import { myNight, nightFacts, nightRule, nightWinners, recordLine, standingsTable } from "/static/night.js";
+import { hostSheet } from "./host.js";
+import { lobbyScreen, seatList } from "./lobby.js";
+import { recordLine } from "/static/night.js";
 
 const app = document.getElementById("app");
 
@@ -416,22 +418,6 @@ async function joinAs(name, colour) {
   }
 }
 
-// -- the table remembers its players ----------------------------------------------------------------
-// The phone keeps an identity of its own (random, never a password) so that the table can offer it
-// its name and colour again at the next night; the table keeps only its hash.
-
-const PHONE_KEY = "longhall.phone";
-
-function phoneIdentity(create) {
-  let id = localStorage.getItem(PHONE_KEY);
-  if (!id && create) {
-    const bytes = crypto.getRandomValues(new Uint8Array(24));
-    id = btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_");
-    localStorage.setItem(PHONE_KEY, id);
-  }
-  return id;
-}
-
 /** A phone the table remembers: its name and colour offered again, in one tap. */
 function welcomeBack(free, full) {
   const phone = phoneIdentity(false);
@@ -449,224 +435,6 @@ function welcomeBack(free, full) {
       onclick: () => joinAs(known.name, free.includes(known.colour) ? known.colour : "") },
     seatBadge({ name: known.name, colour: known.colour, symbol: msg.table.colours[known.colour] || "" }), " ", t("players.join_again")),
     h("button", { class: "small", id: "not-me", disabled: ui.pending, onclick: forgetPhone }, t("players.not_me")));
-}
-
-/** This phone asks the table to forget it, and forgets its identity. */
-async function forgetPhone() {
-  const phone = phoneIdentity(false);
-  if (!phone) return;
-  const answer = await send("forget_me", { phone });
-  if (answer && (answer.ok || answer.error.code === "no_such_player")) {
-    localStorage.removeItem(PHONE_KEY);
-    ui.recalled = null;
-    showToast(t("players.forgotten"), "notice");
-  }
-}
-
-// -- the lobby and the host's controls -------------------------------------------------------------
-
-function seatList(hostControls) {
-  const table = msg.table;
-  const asks = startAsked(table);
-  const list = h("ol", { class: "seats" });
-  table.seats.forEach((s, i) => {
-    const row = h("li", { class: "seat-row" }, seatBadge(s),
-      s.host ? h("span", { class: "tag" }, t("lobby.host")) : null,
-      s.kind === "bot" ? h("span", { class: "tag" }, t(`lobby.bot_${s.bot}`)) : null,
-      asks && i === table.start_player ? h("span", { class: "tag start" }, t("lobby.starts")) : null,
-      s.kind === "human" && !s.connected ? h("span", { class: "tag away" }, t("lobby.away")) : null,
-      s.record ? h("small", { class: "muted seat-record" }, recordLine(s.record)) : null);
-    if (hostControls) {
-      const tools = h("span", { class: "row-tools" });
-      if (i > 0) tools.append(h("button", { class: "small", "aria-label": t("lobby.move_up"), disabled: ui.pending, onclick: () => send("move_seat", { seat: i, to: i - 1 }) }, "↑"));
-      if (asks && i !== table.start_player) tools.append(h("button", { class: "small", disabled: ui.pending, onclick: () => send("set_start_player", { seat: i }) }, t("lobby.make_start")));
-      if (!s.host) tools.append(h("button", { class: "small danger", disabled: ui.pending, onclick: () => send(s.kind === "bot" ? "remove_seat" : "kick", { seat: i }) }, s.kind === "bot" ? t("lobby.remove_bot") : t("lobby.kick")));
-      row.append(tools);
-    }
-    list.append(row);
-  });
-  return h("div", {}, h("h2", {}, t("lobby.seats", { n: table.seats.length, max: table.max_players })), list);
-}
-
-/** Whether the chosen game takes its start player from the lobby (some draw it, as printed). */
-function startAsked(table) {
-  return table.lobby_games[table.game].start_player !== false;
-}
-
-function lobbyScreen() {
-  const table = msg.table;
-  const isHost = msg.you.host;
-  const parts = [];
-  if (table.status === "over" && table.result && !(table.night && table.night.ended)) {
-    const game = currentGame();
-    parts.push(finalScores(table.result), ...(game && game.finalWords ? game.finalWords() : []));
-  }
-  const night = nightPanel(table.night);
-  if (night) parts.push(night);
-  parts.push(h("section", { class: "panel" },
-    h("h1", {}, table.status === "over" ? t("lobby.after_game") : t("lobby.title")),
-    h("p", { class: "muted" }, !isHost ? t("lobby.wait_host")
-      : startAsked(table) ? t("lobby.host_intro", { min: table.min_players })
-        : t("lobby.host_intro_drawn", { min: table.min_players, game: t(`games.${table.game}`) })),
-    seatList(isHost),
-    recoloured(),
-    profileEditor(),
-    ...leaveTable()));
-  if (isHost) {
-    const n = table.seats.length;
-    const ready = n >= table.min_players && n <= table.max_players;
-    const chosen = table.lobby_games[table.game];
-    parts.push(h("section", { class: "panel" },
-      h("h2", {}, t("host.title")),
-      table.games.length > 1 ? gameChoice(table) : null,
-      h("div", { class: "button-row" },
-        chosen.bots.map((bot) => h("button", { "data-bot": bot, disabled: ui.pending || n >= table.max_players, onclick: () => send("add_bot", { bot }) }, t(`host.add_${bot}`)))),
-      gameOptions(table, chosen),
-      ...tableLanguage(),
-      ...doorControls(),
-      h("button", { class: "primary wide", id: "start", disabled: !ready || ui.pending, onclick: () => send("start") },
-        startLabel(table)),
-      ready ? null : h("p", { class: "muted" }, t("host.need_players", { game: t(`games.${table.game}`), min: table.min_players, max: table.max_players })),
-      ...endNight()));
-    parts.push(historyPanel());
-  }
-  return parts;
-}
-
-/** What the start button does: after a game, a rematch of it, or the other game chosen since,
- * with the same seats. */
-function startLabel(table) {
-  if (table.status !== "over") return t("host.start");
-  const last = table.result && table.result.game;
-  return !last || last === table.game ? t("host.rematch") : t("host.start_other", { game: t(`games.${table.game}`) });
-}
-
-/** This phone's own night: its place in each game and the points it earned, the standings; once
- * the night is over, its winner, its facts and the link to the night's page to keep. */
-function nightPanel(night) {
-  if (!night || !night.games.length) return null;
-  const ended = Boolean(night.ended);
-  const mine = ended ? null : me();
-  return h("section", { class: "panel night", id: ended ? "night-over" : "my-night" },
-    h("h2", {}, ended ? t("night.over") : t("night.yours")),
-    ended ? nightWinners(night) : myNight(night, mine),
-    standingsTable(night, mine),
-    nightRule(),
-    ended ? nightFacts(night) : null,
-    h("p", {}, h("a", { href: `/night/${night.id}`, id: "night-page", target: "_blank" }, t("night.page_link"))));
-}
-
-/** A player (not the host) leaves the table between games, after a confirmation. */
-function leaveTable() {
-  if (msg.you.host) return [];
-  return [ui.confirmLeave
-    ? h("button", { class: "danger wide", id: "leave-confirm", disabled: ui.pending, onclick: () => { ui.confirmLeave = false; ui.leaving = true; send("leave"); } }, t("night.leave_confirm"))
-    : h("button", { class: "small", id: "leave", onclick: () => { ui.confirmLeave = true; render(); } }, t("night.leave"))];
-}
-
-/** The host ends the night (the Pi stays on), after a confirmation; the next game begins another. */
-function endNight() {
-  const night = msg.table.night;
-  if (!night || night.ended) return [];
-  return [ui.confirmNight
-    ? h("button", { class: "danger wide", id: "end-night-confirm", disabled: ui.pending, onclick: () => { ui.confirmNight = false; ui.sheet = null; send("end_night"); } }, t("night.end_confirm"))
-    : h("button", { class: "wide", id: "end-night", onclick: () => { ui.confirmNight = true; render(); } }, t("night.end"))];
-}
-
-/** The chosen game's own lobby options, drawn by its module (loaded for them, redrawn once here). */
-function gameOptions(table, chosen) {
-  const game = chosen.options.length ? gameModule(table.game) : null;
-  return game && game.lobbyOptions ? game.lobbyOptions(table) : null;
-}
-
-/** The host chooses the game; one the seats do not fit is shown, and says why it cannot be
- * chosen. The seats stay, so a rematch may switch game. */
-function gameChoice(table) {
-  const n = table.seats.length;
-  return [h("p", { class: "label" }, t("host.game")),
-    h("div", { class: "game-choice" }, table.games.map((game) => {
-      const facts = table.lobby_games[game];
-      const fits = n <= facts.max_players;
-      return h("div", { class: "game-option" },
-        h("button", {
-          class: table.game === game ? "chosen" : "", disabled: ui.pending || !fits, "data-game": game,
-          "aria-pressed": table.game === game ? "true" : "false",
-          onclick: () => send("set_game", { game }) },
-        h("strong", {}, t(`games.${game}`)), h("small", {}, gameFacts(facts, "host.game_facts"))),
-        fits ? null : h("p", { class: "muted small-text why" },
-          t("host.game_too_many", { game: t(`games.${game}`), max: facts.max_players, seated: n })));
-    }))];
-}
-
-async function loadHistory() {
-  const answer = await send("history");
-  ui.history = answer && answer.ok ? answer.games : [];
-  ui.players = answer && answer.ok ? answer.players : [];
-  render();
-}
-
-/** The players the table remembers, for the host, each with a button to forget them. */
-function rememberedPlayers() {
-  const seated = new Set(msg.table.seats.map((s) => s.name));
-  const away = (ui.players || []).filter((p) => !seated.has(p.name));
-  if (!away.length) return null;
-  return [h("h3", {}, t("players.remembered")),
-    h("ul", { class: "remembered" }, away.map((p) => h("li", { class: "seat-row", "data-player": p.player },
-      seatBadge({ name: p.name, colour: p.colour, symbol: msg.table.colours[p.colour] || "" }), " ",
-      h("small", { class: "muted" }, recordLine(p)),
-      h("button", { class: "small danger", disabled: ui.pending, onclick: async () => {
-        const answer = await send("forget_player", { player: p.player });
-        if (answer && answer.ok) await loadHistory();
-      } }, t("players.forget")))))];
-}
-
-function historyPanel() {
-  const box = h("details", { class: "panel history", ontoggle: async (event) => {
-    if (event.target.open && ui.history === null) {
-      await loadHistory();
-    }
-  }, open: ui.history !== null }, h("summary", {}, t("host.history")));
-  if (ui.history === null) return box;
-  if (!ui.history.length) box.append(h("p", { class: "muted" }, t("host.history_none")));
-  const remembered = rememberedPlayers();
-  if (remembered) box.append(...remembered);
-  const when = new Intl.DateTimeFormat(document.documentElement.lang, { dateStyle: "medium", timeStyle: "short" });
-  box.append(h("ol", { class: "history-list" }, ui.history.map((game) => {
-    const named = (s) => s.name ?? t("night.former"); // a player the table forgot
-    const names = game.seats.map(named).join(", ");
-    const result = game.status === "abandoned" || !game.result
-      ? t("host.history_abandoned")
-      : t("host.history_winner", { names: game.result.winners.map((w) => named(game.seats[w])).join(", ") });
-    return h("li", {}, t("host.history_line", { when: when.format(new Date(game.started * 1000)), names, result }));
-  })));
-  return box;
-}
-
-/** The chosen game has no seat of the colour this player chose: say which they play instead. */
-function recoloured() {
-  const mine = seats()[me()];
-  if (!mine.colour_was) return null;
-  return h("p", { class: "note recoloured", role: "status" }, t("lobby.recoloured", {
-    game: t(`games.${msg.table.game}`), was: t(`colour.${mine.colour_was}`), colour: t(`colour.${mine.colour}`),
-  }));
-}
-
-function profileEditor() {
-  const mine = seats()[me()];
-  const taken = new Set(seats().filter((s, i) => i !== me()).map((s) => s.colour));
-  const row = h("div", { class: "colours small" });
-  for (const colour of Object.keys(msg.table.colours)) {
-    row.append(h("button", {
-      class: `swatch colour-${colour} ${colour === mine.colour ? "chosen" : ""}`,
-      disabled: taken.has(colour) || ui.pending,
-      "aria-label": t(`colour.${colour}`),
-      onclick: () => send("profile", { name: mine.name, colour }),
-    }, msg.table.colours[colour]));
-  }
-  const forget = mine.record && phoneIdentity(false)
-    ? h("button", { class: "small", id: "forget-phone", disabled: ui.pending, onclick: forgetPhone }, t("players.forget_phone"))
-    : null;
-  return h("details", { class: "profile" }, h("summary", {}, t("lobby.change_colour")), row, forget);
 }
 
 // -- the game ------------------------------------------------------------------------------------
@@ -713,108 +481,6 @@ function sheet() {
   const body = ui.sheet === "host" ? hostSheet() : (game && msg.game && game.sheet(ui.sheet)) || [];
   return h("div", { class: "sheet-backdrop", onclick: (e) => { if (e.target === e.currentTarget) openSheet(null); } },
     h("div", { class: "sheet", role: "dialog" }, close, body));
-}
-
-/** The host picks the table display's language (it has no keyboard or mouse of its own). */
-function tableLanguage() {
-  const current = msg.table.language || "";
-  const choice = (lang, label) => h("button", {
-    class: current === lang ? "chosen" : "", disabled: ui.pending, "data-table-lang": lang || "auto",
-    onclick: () => send("set_language", { lang }) }, label);
-  return [h("p", { class: "label" }, t("host.table_language")),
-    h("div", { class: "button-row" }, choice("", t("host.table_language_auto")),
-      LANGUAGES.map((lang) => choice(lang, LANGUAGE_NAMES[lang])))];
-}
-
-/** The host closes the table to new players, and lets a phone sent away back in. */
-function doorControls() {
-  const table = msg.table;
-  const parts = [h("div", { class: "button-row" },
-    h("button", { id: "lock", class: table.locked ? "chosen" : "", disabled: ui.pending,
-      onclick: () => send("lock_lobby", { locked: !table.locked }) }, table.locked ? t("host.unlock") : t("host.lock")))];
-  if (table.locked) parts.push(h("p", { class: "muted small-text" }, t("host.locked")));
-  if (table.barred.length) {
-    parts.push(h("p", { class: "label" }, t("host.barred")));
-    const list = h("ul", { class: "barred-list", id: "barred" });
-    for (const phone of table.barred) {
-      list.append(h("li", { class: "barred-row" }, h("span", {}, phone.name),
-        h("span", { class: "row-tools" }, h("button", { class: "small", disabled: ui.pending,
-          onclick: () => send("allow_back", { phone: phone.id }) }, t("host.allow_back")))));
-    }
-    parts.push(list);
-  }
-  return parts;
-}
-
-/** NEXT waits for every player still deciding; the host may move on anyway, after a second tap
- * that says what those players had left comes to nothing. */
-function moveOn() {
-  const g = msg.game;
-  if (!g || !g.table_steps.length || !g.public.active.length || msg.table.paused) {
-    ui.confirmMoveOn = false;
-    return [];
-  }
-  const names = g.public.active.map((s) => name(s)).join(", ");
-  return [h("p", { class: "small-text" }, t("next.waits", { names })),
-    ui.confirmMoveOn
-      ? h("button", { class: "danger", id: "move-on-confirm", disabled: ui.pending, onclick: () => { ui.confirmMoveOn = false; send("move_on"); } }, t("host.move_on_confirm", { names }))
-      : h("button", { id: "move-on", onclick: () => { ui.confirmMoveOn = true; render(); } }, t("host.move_on"))];
-}
-
-/** Take back the game's last move, one at a time: a second tap takes it back. */
-function takeBack() {
-  if (!msg.game || !msg.steps) {
-    ui.confirmTakeBack = false;
-    return [];
-  }
-  return [ui.confirmTakeBack
-    ? h("button", { class: "danger", id: "take-back-confirm", disabled: ui.pending, onclick: () => { ui.confirmTakeBack = false; send("take_back"); } }, t("host.take_back_confirm"))
-    : h("button", { id: "take-back", onclick: () => { ui.confirmTakeBack = true; render(); } }, t("host.take_back"))];
-}
-
-function hostSheet() {
-  const table = msg.table;
-  const parts = [h("h2", {}, t("host.title")),
-    h("div", { class: "button-row" },
-      table.paused
-        ? h("button", { class: "primary", disabled: ui.pending, onclick: () => send("resume") }, t("host.resume"))
-        : h("button", { disabled: ui.pending, onclick: () => send("pause") }, t("host.pause")),
-      ui.confirmEnd
-        ? h("button", { class: "danger", disabled: ui.pending, onclick: () => { ui.confirmEnd = false; ui.sheet = null; send("end_game"); } }, t("host.end_confirm"))
-        : h("button", { class: "danger", onclick: () => { ui.confirmEnd = true; render(); } }, t("host.end"))),
-    ...moveOn(),
-    ...takeBack(),
-    ...endNight(),
-    ...tableLanguage()];
-  const game = currentGame();
-  if (game && game.hostSheet) parts.push(...game.hostSheet(table));
-  const rows = h("ul", { class: "seats" });
-  table.seats.forEach((s, i) => {
-    if (i === me()) return;
-    const tools = h("span", { class: "row-tools" });
-    tools.append(h("button", { class: "small", disabled: ui.pending, onclick: async () => {
-      const answer = await send("handover", { seat: i });
-      if (answer && answer.ok) { ui.handover = { seat: i, url: answer.claim_url, qr: answer.claim_qr }; render(); }
-    } }, t("host.handover")));
-    if (s.kind === "human") {
-      tools.append(h("button", { class: "small", disabled: ui.pending, onclick: () => send("botify", { seat: i, bot: s.bot ? "" : "greedy" }) },
-        s.bot ? t("host.stop_standin") : t("host.standin")));
-      tools.append(h("button", { class: "small danger", disabled: ui.pending, onclick: () => send("kick", { seat: i }) }, t("lobby.kick")));
-    }
-    rows.append(h("li", { class: "seat-row" }, seatBadge(s), s.vacant ? h("span", { class: "tag away" }, t("lobby.vacant")) : null,
-      s.kind === "human" && !s.connected && !s.vacant ? h("span", { class: "tag away" }, t("lobby.away")) : null,
-      s.bot && s.kind === "human" ? h("span", { class: "tag" }, t("lobby.standin")) : null, tools));
-  });
-  parts.push(h("h3", {}, t("host.seats")), rows, ...doorControls());
-  if (ui.handover) {
-    const svg = new DOMParser().parseFromString(ui.handover.qr, "image/svg+xml").documentElement;
-    parts.push(h("div", { class: "handover" },
-      h("p", {}, t("host.handover_scan", { name: name(ui.handover.seat) })),
-      h("div", { class: "qr" }, document.importNode(svg, true)),
-      h("p", { class: "small-text url" }, ui.handover.url),
-      h("button", { class: "small", onclick: () => { ui.handover = null; render(); } }, t("sheet.close"))));
-  }
-  return parts;
 }
 
 setRenderer(draw);
