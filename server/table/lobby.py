@@ -175,7 +175,7 @@ def apply_lock(table: TableState, record: Record) -> Outcome:
 
 def apply_reset_host(table: TableState, record: Record) -> Outcome:
     """The people at the table choose the host again: the lobby opens, and the next phone that
-    enters the number the Pi's own screen shows becomes the host (:meth:`Table.open_host_claim`,
+    enters the number the Pi's own screen shows becomes the host (:meth:`Buttons._open_host_claim`,
     live only)."""
     table.data.locked = False
     return _outcome(host_claim=True)

@@ -31,7 +31,7 @@ class Shown(Protocol):
     hardware: dict[str, Any]
     hotspot: dict[str, str] | None
     notices: dict[str, dict[str, Any]]
-    host_claim: Any  # the host's seat open to the table (service.HostClaim), or None
+    host_claim: Any  # the host's seat open to the table (buttons.HostClaim), or None
     started: float  # when this server started: a seat with no phone since is away since then
     away: dict[int, float]  # when each seat's last phone went away
 

@@ -22,7 +22,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..config import Settings
@@ -30,8 +30,9 @@ from ..games.api import JSON, GameState, IllegalAction
 from ..games.spec import GameSpec
 from ..store.store import Entry, Store
 from . import commands
+from .buttons import Buttons
 from .commands import KINDS, check_command
-from .connections import KIOSK_ROOM, Connections, Identity, Outgoing, error
+from .connections import Connections, Identity, Outgoing
 from .envelope import Command, CommandError
 from .groupcommit import GroupCommit
 from .kinds import CommandKind
@@ -55,7 +56,7 @@ class Publisher(Protocol):
     def __call__(self, ops: list[Outgoing], stream: bool, /) -> None: ...
 
 
-class Table:
+class Table(Buttons):
     """The one table of this server: admits commands and tells everyone what changed."""
 
     def __init__(
@@ -98,7 +99,7 @@ class Table:
         # whether the store can be written, said on every screen while it cannot
         self.storage = StoreWatch(self)
         # the host's seat, open to the phone at the table that enters its number (reset_host)
-        self.host_claim: HostClaim | None = None
+        self.host_claim = None
 
     def clock(self) -> float:
         """The table's clock (seconds, near the wall clock's; see ``_epoch``)."""
@@ -561,122 +562,7 @@ class Table:
             self._mend()
             self._after_change([])
 
-    # -- for the buttons, the bots and /healthz ----------------------------------------------
-
-    def press_next(self, who: Identity | None = None) -> dict[str, Any]:
-        """NEXT: start when the lobby is ready, reveal when all committed, continue a round; never
-        past a player who still has something to decide (the host's ``move_on`` does that)."""
-        who = who or Identity("button")
-        with self.lock:
-            data = self.data
-            cid = f"{who.kind}-{data.version}-{secrets.token_hex(4)}"
-            if data.status != "playing":
-                n = len(data.seats)
-                if not self.spec.min_players <= n <= self.spec.max_players:
-                    self.notify(
-                        "next_not_ready",
-                        f"{self.spec.title} needs {self.spec.min_players} to "
-                        f"{self.spec.max_players} players; {n} seated.",
-                        seated=n,
-                        min=self.spec.min_players,
-                        max=self.spec.max_players,
-                    )
-                    return _refused("next_not_ready", "The table is not ready to start.")
-                return self.submit(who, {"type": "start", "id": cid, "version": data.version})
-            if data.paused:
-                self.notify("paused", "The game is paused: the host resumes it.")
-                return _refused("paused", "The game is paused.")
-            state = self.live.playing()
-            table_actions = state.legal_actions(None)
-            if table_actions and not state.active_seats():
-                return self.submit(
-                    who,
-                    {
-                        "type": "table",
-                        "id": cid,
-                        "version": data.version,
-                        "action": table_actions[0],
-                    },
-                )
-            waiting = [data.seats[s].name for s in state.active_seats()]
-            self.notify(
-                "next_too_early",
-                "Nothing to reveal or continue yet: waiting for " + ", ".join(waiting) + ".",
-                phase=str(state.phase),
-                waiting=waiting,
-            )
-            return _refused("next_too_early", "Not yet: some players still have to act.")
-
-    def press_host(self, who: Identity | None = None) -> dict[str, Any]:
-        """HOST: pause or resume the game."""
-        who = who or Identity("button")
-        with self.lock:
-            data = self.data
-            kind = "resume" if data.paused else "pause"
-            cid = f"{who.kind}-{data.version}-{secrets.token_hex(4)}"
-            return self.submit(who, {"type": kind, "id": cid, "version": data.version})
-
-    def press_host_reset(self, who: Identity | None = None) -> dict[str, Any]:
-        """HOST held and NEXT pressed (or the Pi's own screen): choose the host again."""
-        who = who or Identity("button")
-        with self.lock:
-            cid = f"{who.kind}-{self.data.version}-{secrets.token_hex(4)}"
-            return self.submit(who, {"type": "reset_host", "id": cid, "version": self.data.version})
-
-    # -- the host's seat, opened to the table --------------------------------------------------
-
-    def _open_host_claim(self) -> list[Outgoing]:
-        """Open the host's seat to the phone at the table that enters the number only the Pi's
-        own screen shows (hold the lock); it closes after HOST_CLAIM_SECONDS."""
-        claim = HostClaim(f"{secrets.randbelow(10**6):06d}", self.clock() + HOST_CLAIM_SECONDS)
-        self.host_claim = claim
-        timer = threading.Timer(HOST_CLAIM_SECONDS, self._host_claim_ended, args=(claim,))
-        timer.daemon = True
-        timer.start()
-        # the Pi's journal is the table's too: whoever has its shell has its authority
-        log.warning("choosing the host: the number on the table display is %s", claim.number)
-        return [Outgoing("emit", KIOSK_ROOM, "host_claim", claim.shown())]
-
-    def _host_claim_ended(self, claim: HostClaim) -> None:
-        with self.lock:
-            if self.host_claim is claim:
-                self.host_claim = None
-                self.refresh()
-
-    def check_host_number(self, number: str, seat: int) -> None:
-        """Whether ``number``, sent by ``seat``'s phone, is the one the Pi's own screen shows
-        (hold the lock); raise if not. A phone has HOST_CLAIM_TRIES: a phone far from the table
-        can neither guess the number nor, by guessing wrong, close the claim to the others."""
-        claim = self.host_claim
-        if claim is None:
-            raise CommandError(
-                "no_host_claim",
-                "No host is being chosen now: hold HOST and press NEXT at the table first.",
-            )
-        wrong = claim.wrong.get(seat, 0)
-        typed = "".join(number.split())[:16]
-        if wrong < HOST_CLAIM_TRIES and secrets.compare_digest(
-            typed.encode("utf-8", "replace"), claim.number.encode()
-        ):
-            return
-        claim.wrong[seat] = wrong = min(HOST_CLAIM_TRIES, wrong + 1)
-        if wrong == HOST_CLAIM_TRIES:
-            log.warning("choosing the host: seat %d entered %d wrong numbers", seat, wrong)
-        raise CommandError(
-            "wrong_host_number",
-            "That is not the number on the table display.",
-            left=HOST_CLAIM_TRIES - wrong,
-        )
-
-    def _host_chosen(self) -> list[Outgoing]:
-        """The claim is taken: it closes, and everyone (the old host too) is told who is host."""
-        self.host_claim = None
-        host = self.data.host
-        name = self.data.seats[host].name if host is not None else ""
-        log.warning("%s is the host now, chosen at the table", name)
-        return self.messages.notice(
-            "host_changed", f"{name} is the host now, chosen at the table.", {"name": name}
-        )
+    # -- for /healthz ------------------------------------------------------------------------
 
     def phase(self) -> str:
         with self.lock:
@@ -716,23 +602,6 @@ def _auth_text(auth: dict[str, Any], key: str, code: str, message: str) -> str |
     return value
 
 
-HOST_CLAIM_SECONDS = 120.0  # how long the host's seat stays open to the table
-HOST_CLAIM_TRIES = 3  # wrong numbers a phone may enter before it may try no more
-
-
-@dataclass
-class HostClaim:
-    """The host's seat, open to the phone that enters ``number`` (shown on the Pi's own screen)."""
-
-    number: str
-    until: float  # on the table's clock (Table.clock)
-    wrong: dict[int, int] = field(default_factory=dict)  # wrong numbers, by the seat that sent them
-
-    def shown(self) -> dict[str, Any]:
-        """What the Pi's own screen is sent (and no other)."""
-        return {"number": self.number, "until": self.until}
-
-
 def kicked() -> CommandError:
     return CommandError(
         "kicked", "The host sent this phone away from the table: ask the host to let it back in."
@@ -766,10 +635,6 @@ def _shown(messages: Messages) -> tuple[int, dict[str, tuple[int, JSON]]]:
 
 def _show(messages: Messages, shown: tuple[int, dict[str, tuple[int, JSON]]]) -> None:
     messages.seq, messages.sent = shown[0], dict(shown[1])
-
-
-def _refused(code: str, message: str) -> JSON:
-    return {"ok": False, "error": error(code, message)}
 
 
 def _what(cmd: Command) -> str:
