@@ -92,7 +92,8 @@ def test_phones_are_answered_while_an_expert_thinks(
         assert seat == 2
         # while it thinks, the phones are answered: their plans (R3), then a pause
         for phone in (anna, bob):
-            view: Any = phone.latest
+            # the start reaches each phone in its own time: Bob's may not have arrived yet
+            view = phone.wait(lambda v: v["game"] is not None)
             place = next(a for a in view["game"]["legal"] if a["type"] == "place")
             ack = phone.command("act", action=place)
             assert ack["ok"], ack
