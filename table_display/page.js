@@ -102,6 +102,46 @@ export function vikingsOn(occ, most = 4) {
   return pieces(occ.map((n, seat) => ({ n, make: () => token(seat) })), most);
 }
 
+// -- pieces that grow with their box --------------------------------------------------------------
+// Some pieces grow with the box they stand in, such as the stones on a castle's building site.
+// Container query units did that in the style sheets, but a piece sized by them has its style
+// worked out again whenever its box is laid out: on the kiosk, throttled as a Pi 4 runs it, that
+// was a quarter of each Eketorp update (docs/performance.md). So a ResizeObserver measures the
+// boxes, and only when one changes size does its room reach the style: as --room-w and --room-h
+// (its content box, as 100cqw and 100cqh were) in the box's style. A box is drawn with the room
+// measured last for its key, so a redraw leaves its style as it is. The observer reports
+// after the layout and before the paint: no frame shows a piece at another size.
+const rooms = new Map(); // a box's key -> its style
+const roomObserver = new ResizeObserver((entries) => {
+  for (const { target, contentRect } of entries) {
+    if (!target.isConnected) { // a box a draw removed: its size is 0 now, not its key's
+      roomObserver.unobserve(target);
+      continue;
+    }
+    const style = { "--room-w": `${contentRect.width}px`, "--room-h": `${contentRect.height}px` };
+    rooms.set(target.dataset.room, style);
+    for (const [name, value] of Object.entries(style)) {
+      if (target.style.getPropertyValue(name) !== value) target.style.setProperty(name, value);
+    }
+  }
+});
+const watched = new WeakSet();
+
+/** The attributes of a box whose pieces grow with it (their size from --room-w and --room-h):
+ * ``key`` names the box from one draw to the next, such as a castle's side. */
+export function room(key) {
+  return { "data-room": key, style: rooms.get(key) };
+}
+
+/** After each draw: measure the boxes the draw added. */
+export function watchRooms(root) {
+  for (const el of root.querySelectorAll("[data-room]")) {
+    if (watched.has(el)) continue;
+    watched.add(el);
+    roomObserver.observe(el); // it reports each new box once, after the next layout
+  }
+}
+
 /** An address split only at its slashes, so the join code is never cut in two. */
 export function url(address) {
   const parts = address.match(/[^/]*\/*/g).filter(Boolean);

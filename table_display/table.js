@@ -10,7 +10,7 @@ import {
 } from "/static/common.js";
 import {
   checkFingerprints, currentGame, finalScores, gameModule, msg, name, online, render, setMsg, setOnline, setRenderer,
-  url,
+  url, watchRooms,
 } from "./page.js";
 import {
   gamesList, nightFacts, nightRule, nightWinners, recordLine, standingsLine, standingsTable,
@@ -105,6 +105,7 @@ function draw() {
   parts.push(...standingNotices(msg));
   if (!online && msg) parts.push(h("div", { class: "banner offline-banner", role: "alert" }, t("conn.lost_table")));
   show(app, parts); // only what changed
+  watchRooms(app);
 }
 
 // -- the lobby -----------------------------------------------------------------------------------

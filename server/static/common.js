@@ -185,7 +185,12 @@ export function h(tag, attrs = {}, ...children) {
     } else if (key === "class") {
       el.className = value;
     } else if (key === "style" && typeof value === "object") {
-      Object.assign(el.style, value);
+      // through the CSSOM, which the pages' Content-Security-Policy allows (a style attribute
+      // written as text it blocks); custom properties (--name) only through setProperty
+      for (const [name, v] of Object.entries(value)) {
+        if (name.startsWith("--")) el.style.setProperty(name, v);
+        else el.style[name] = v;
+      }
     } else if (key === "dataset") {
       Object.assign(el.dataset, value);
     } else if (value === true) {

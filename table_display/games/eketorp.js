@@ -6,7 +6,7 @@ import { h, icon, seatBadge, t } from "/static/common.js";
 import {
   FIELDS, SIDES, SIDE_SITES, STATIONS, STONES, endReason, errorWords, logLine, placeName, stoneChip,
 } from "/static/games/eketorp.js";
-import { fingerprintMark, msg, name, pieces, seats, token, url, vikingsOn } from "../page.js";
+import { fingerprintMark, msg, name, pieces, room, seats, token, url, vikingsOn } from "../page.js";
 
 // Eketorp's own look on the table display (the shell's table.css holds what every game shares).
 // The module is ready only once its style sheet is: a first screen drawn without it would put
@@ -151,7 +151,7 @@ function castlePanel(pub, s, seat) {
     h("div", { class: "siege-field", title: t(`side.${side}`) },
       h("span", { class: "side-name" }, icon(side, t(`side.${side}`)), h("span", { class: "side-word" }, t(`side.${side}`))),
       h("span", { class: "siegers" }, vikingsOn(pub.board[`siege:${seat}:${side}`] || [], 6))),
-    h("div", { class: "sites" }, SIDE_SITES[side].map((site) => {
+    h("div", { class: "sites", ...room(`${seat}:${side}`) }, SIDE_SITES[side].map((site) => {
       const stack = s.castle[site - 1];
       return h("div", { class: "site" },
         h("div", { class: "stack" }, stack.map((stone, level) => stoneChip(stone, level >= stack.length - s.fresh[site - 1] ? "fresh" : ""))),

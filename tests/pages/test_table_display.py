@@ -2,9 +2,10 @@
 players, from the lobby through planning and the fights to the final score.
 
 Nothing may stick out of the screen or out of its panel, no text may be cut off, no translation
-may be missing, and the page may log no error. A Python Socket.IO client is the one human player
-(the host), so the test decides when the game waits: the table display is measured only while
-the game waits for that player or for NEXT, when nothing moves under the measuring tape."""
+may be missing, Eketorp's stones fill their building sites, and the page may log no error. A
+Python Socket.IO client is the one human player (the host), so the test decides when the game
+waits: the table display is measured only while the game waits for that player or for NEXT, when
+nothing moves under the measuring tape."""
 
 from __future__ import annotations
 
@@ -31,7 +32,10 @@ MUST_SEE = {"lobby", "planning", "fight", "over"}
 # scrollHeight beyond clientWidth or clientHeight), whether its overflow is hidden or visible.
 # A container marked data-whole-lines (the log) may hide whole children that do not fit, never
 # part of one.
-MEASURE = """() => {
+MEASURE = """async () => {
+  // the screen as it is painted: after a resize, the room of the boxes is measured before the
+  // paint (table_display/page.js), so the next frame is awaited first
+  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
   const problems = [];
   const W = window.innerWidth, H = window.innerHeight, slack = 1;
   const least = H * 0.0215; // the smallest text: about 24px on a 1080p screen
@@ -84,6 +88,24 @@ MEASURE = """() => {
     if (el.scrollWidth > el.clientWidth + slack || el.scrollHeight > el.clientHeight + slack) {
       problems.push(`${say(el)} is cut off: ${el.scrollWidth}x${el.scrollHeight} in`
         + ` ${el.clientWidth}x${el.clientHeight} (overflow ${style.overflow})`);
+    }
+  }
+  // Eketorp's stones fill the room their building site has (up to 2.6rem; 3.4rem with three
+  // players), as the site's room is now, not as it was when it was last measured
+  const rem = parseFloat(getComputedStyle(doc).fontSize);
+  const most = (document.querySelector("#app.players-3") ? 3.4 : 2.6) * rem;
+  for (const sites of document.querySelectorAll(".castle .sites")) {
+    const box = sites.getBoundingClientRect(), pad = getComputedStyle(sites);
+    const w = box.width - parseFloat(pad.paddingLeft) - parseFloat(pad.paddingRight);
+    const h = box.height - parseFloat(pad.paddingTop) - parseFloat(pad.paddingBottom);
+    const room = Math.min((h - 1.7 * rem) / 3.2, w / 2 - .35 * rem);
+    const chip = Math.min(Math.max(1.1 * rem, room), most);
+    for (const stone of sites.querySelectorAll(".stone")) {
+      const high = stone.getBoundingClientRect().height;
+      if (Math.abs(high - chip) > 0.5) {
+        const sizes = `${high.toFixed(1)}px high, its site has room for ${chip.toFixed(1)}px`;
+        problems.push(`${say(stone)} is ${sizes}`);
+      }
     }
   }
   if (document.body.innerText.includes("\\u27e6")) problems.push("a missing translation (\\u27e6)");
