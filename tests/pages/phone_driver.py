@@ -116,7 +116,53 @@ def stand_in_table(
     }
 
 
-class Phone:
+class StandInPage:
+    """A page whose Socket.IO client is ``FAKE_IO``: each command it sends goes to the test's
+    engine state ``st`` as the server would take it (a move of the page's seat, or of the table),
+    and the answer brings the page's view after it (``message``, each driver's own)."""
+
+    st: Any
+    seat: int | None
+    version: int
+    commands: list[dict[str, Any]]
+    refused: list[str]
+
+    def open(self, context: Any, url: str, name: str) -> None:
+        page = context.new_page()
+        page.route(
+            "**/static/vendor/socket.io-*.js",
+            lambda route: route.fulfill(
+                status=200, content_type="application/javascript", body=FAKE_IO
+            ),
+        )
+        page.expose_function("longhallCommand", self._command)
+        self.watched = Watched(page, name)
+        self.page = page
+        page.goto(url)
+        wait_until(page, "window.__longhallFake !== undefined && window.__longhallFake.connected")
+
+    def message(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def advance(self) -> None:
+        """One version on, as the server's counter moves with each change."""
+        self.version += 1
+
+    def _command(self, payload: dict[str, Any]) -> dict[str, Any]:
+        self.commands.append(payload)
+        try:
+            if payload["type"] not in ("act", "table"):
+                raise IllegalAction("unknown_command", "not in this stand-in")
+            assert self.st is not None
+            self.st.apply(self.seat if payload["type"] == "act" else None, payload["action"])
+        except IllegalAction as err:
+            self.refused.append(err.code)
+            return {"answer": {"ok": False, "error": err.to_dict(), "version": self.version}}
+        self.advance()
+        return {"answer": {"ok": True, "version": self.version}, "update": self.message()}
+
+
+class Phone(StandInPage):
     """One phone page, seated at ``seat``, playing the engine state ``st``."""
 
     def __init__(
@@ -139,18 +185,7 @@ class Phone:
         context = browser.new_context(**PHONE_SMALL, locale=lang)
         if init_script:
             context.add_init_script(init_script)
-        page = context.new_page()
-        page.route(
-            "**/static/vendor/socket.io-*.js",
-            lambda route: route.fulfill(
-                status=200, content_type="application/javascript", body=FAKE_IO
-            ),
-        )
-        page.expose_function("longhallCommand", self._command)
-        self.watched = Watched(page, f"phone {seat}")
-        self.page = page
-        page.goto(server.url + "/join/stand-in")
-        wait_until(page, "window.__longhallFake !== undefined && window.__longhallFake.connected")
+        self.open(context, server.url + "/join/stand-in", f"phone {seat}")
         self.push("snapshot")
 
     # -- the stand-in server ------------------------------------------------------------------
@@ -173,29 +208,14 @@ class Phone:
             "game": game,
         }
 
-    def _command(self, payload: dict[str, Any]) -> dict[str, Any]:
-        self.commands.append(payload)
-        try:
-            if payload["type"] == "act":
-                assert self.st is not None
-                self.st.apply(self.seat, payload["action"])
-            elif payload["type"] == "table":
-                assert self.st is not None
-                self.st.apply(None, payload["action"])
-            else:
-                raise IllegalAction("unknown_command", "not in this stand-in")
-        except IllegalAction as err:
-            self.refused.append(err.code)
-            return {"answer": {"ok": False, "error": err.to_dict(), "version": self.version}}
+    def advance(self) -> None:
         self.version += 1
         self.seq += 1
-        return {"answer": {"ok": True, "version": self.version}, "update": self.message()}
 
     def push(self, kind: str = "update") -> None:
         """Send the page the table as it is now (after the test changed it)."""
         if kind == "update":
-            self.version += 1
-            self.seq += 1
+            self.advance()
         self.page.evaluate("([m, k]) => window.__longhallPush(m, k)", [self.message(), kind])
 
     def others(self, seat: int, action: dict[str, Any]) -> None:

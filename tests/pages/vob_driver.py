@@ -7,13 +7,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from longhall.server.games.api import IllegalAction
 from longhall.server.games.vikings_on_board import SPEC, VikingsState
 from longhall.server.games.vikings_on_board import rules as R
 
 from ..support import ServerProcess
-from .conftest import PHONE, Watched, wait_until
-from .phone_driver import COLOURS, FAKE_IO, NAMES
+from .conftest import PHONE, wait_until
+from .phone_driver import COLOURS, NAMES, StandInPage
 
 GAME = "vikings_on_board"
 
@@ -98,7 +97,7 @@ def vob_result(st: VikingsState) -> dict[str, Any]:
     }
 
 
-class VobPage:
+class VobPage(StandInPage):
     """One page (a phone at ``seat``, or the table display when ``seat`` is None) showing ``st``;
     a phone's commands go to ``st`` as the server would take them."""
 
@@ -121,18 +120,11 @@ class VobPage:
         else:
             options = dict(PHONE)
         self.context = browser.new_context(**options, locale=lang)
-        page = self.context.new_page()
-        page.route(
-            "**/static/vendor/socket.io-*.js",
-            lambda route: route.fulfill(
-                status=200, content_type="application/javascript", body=FAKE_IO
-            ),
+        self.open(
+            self.context,
+            server.url + ("/join/stand-in" if seat is not None else f"/?lang={lang}"),
+            "table display" if seat is None else f"phone {seat}",
         )
-        page.expose_function("longhallCommand", self._command)
-        self.watched = Watched(page, "table display" if seat is None else f"phone {seat}")
-        self.page = page
-        page.goto(server.url + ("/join/stand-in" if seat is not None else f"/?lang={lang}"))
-        wait_until(page, "window.__longhallFake !== undefined && window.__longhallFake.connected")
         self.show("snapshot")
 
     def message(self) -> dict[str, Any]:
@@ -152,25 +144,10 @@ class VobPage:
             "game": json.loads(json.dumps(SPEC.view(self.st, self.seat))),
         }
 
-    def _command(self, payload: dict[str, Any]) -> dict[str, Any]:
-        self.commands.append(payload)
-        try:
-            if payload["type"] == "act":
-                self.st.apply(self.seat, payload["action"])
-            elif payload["type"] == "table":
-                self.st.apply(None, payload["action"])
-            else:
-                raise IllegalAction("unknown_command", "not in this stand-in")
-        except IllegalAction as err:
-            self.refused.append(err.code)
-            return {"answer": {"ok": False, "error": err.to_dict(), "version": self.version}}
-        self.version += 1
-        return {"answer": {"ok": True, "version": self.version}, "update": self.message()}
-
     def show(self, kind: str = "update") -> None:
         """Send the page the game as it is now (after the test changed it) and wait for it."""
         if kind == "update":
-            self.version += 1
+            self.advance()
         self.page.evaluate("([m, k]) => window.__longhallPush(m, k)", [self.message(), kind])
         wait_until(
             self.page,
