@@ -124,11 +124,18 @@ async function fetchCatalog(lang) {
 
 export async function loadLanguage(lang, remember = false) {
   if (!LANGUAGES.includes(lang)) lang = "en";
-  if (!fallback.lang) fallback = await fetchCatalog("en");
-  try {
-    catalog = lang === "en" ? fallback : await fetchCatalog(lang);
-  } catch (err) {
-    console.warn(`no catalog for ${lang}, using English: ${err}`);
+  // English (every page's fallback, preloaded by its <head>) and the language asked for at once:
+  // one after the other, each is a round trip of a phone's Wi-Fi before its first screen
+  const [english, own] = await Promise.allSettled([
+    fallback.lang ? fallback : fetchCatalog("en"),
+    lang === "en" ? null : fetchCatalog(lang),
+  ]);
+  if (english.status === "rejected") throw english.reason;
+  fallback = english.value;
+  if (own.status === "fulfilled") {
+    catalog = own.value || fallback;
+  } else {
+    console.warn(`no catalog for ${lang}, using English: ${own.reason}`);
     catalog = fallback;
     lang = "en";
   }
