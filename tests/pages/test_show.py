@@ -111,3 +111,27 @@ def test_a_field_being_typed_in_keeps_its_text_when_a_line_comes_ahead_of_it(pag
       return out;
     }""")
     assert kept == [True, "Ann", True, ["b", "a", ""]]
+
+
+def test_a_changed_style_reaches_the_element_despite_the_content_security_policy(
+    page: Any,
+) -> None:
+    """The pages' Content-Security-Policy blocks a style attribute written as text: a style a
+    redraw changes (a grid's columns, a castle site's measured room) goes through the CSSOM, on the
+    element already on the screen."""
+    got = page.evaluate(
+        """async () => {
+          const { h, show } = await import("/static/common.js");
+          const draw = (width) => [h("div", { style: { width, "--room-h": width } }, "x")];
+          const box = document.createElement("div");
+          document.body.append(box);
+          show(box, draw("10px"));
+          const first = box.firstChild;
+          show(box, draw("20px"));
+          const el = box.firstChild;
+          const out = [el === first, el.style.width, el.style.getPropertyValue("--room-h")];
+          box.remove();
+          return out;
+        }"""
+    )
+    assert got == [True, "20px", "20px"]
