@@ -114,8 +114,9 @@ export function vikingsOn(occ, most = 4) {
 const rooms = new Map(); // a box's key -> its style
 const roomObserver = new ResizeObserver((entries) => {
   for (const { target, contentRect } of entries) {
-    if (!target.isConnected) { // a box a draw removed: its size is 0 now, not its key's
-      roomObserver.unobserve(target);
+    if (!target.isConnected || !target.dataset.room) { // a box a draw removed or made another
+      roomObserver.unobserve(target); // thing: its size is not its key's room
+      watched.delete(target);
       continue;
     }
     const style = { "--room-w": `${contentRect.width}px`, "--room-h": `${contentRect.height}px` };
