@@ -5,13 +5,14 @@ catalog too, and shows the join form in Dutch."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 from urllib.parse import urlparse
 
 import pytest
 
 from ..support import Phone, ServerProcess
-from .conftest import PHONE, Watched
+from .conftest import PHONE, Watched, wait_until
 
 
 @pytest.mark.parametrize(
@@ -32,7 +33,7 @@ def test_a_first_load_fetches_each_file_once(
     page.on("request", lambda request: asked.append(urlparse(request.url).path))
     page.goto(server.url + (f"/join/{code}" if screen == "phone" else "/"))
     page.wait_for_selector(ready)
-    page.wait_for_function("(words) => document.body.innerText.includes(words)", arg=words)
+    wait_until(page, f"document.body.innerText.includes({json.dumps(words)})")
     files = [path for path in asked if not path.startswith(("/socket.io/", "/qr/"))]
     twice = sorted({path for path in files if files.count(path) > 1})
     assert twice == [], f"the {screen} downloaded these twice: {twice}"

@@ -253,7 +253,7 @@ def test_after_the_last_sailing_the_table_keeps_its_instructions_beside_the_scor
     # draw a first frame with a stand-in font)
     table.page.evaluate("document.fonts.ready.then(() => true)")
     with contextlib.suppress(TimeoutError):
-        wait_until(table.page, f"({MEASURE})().length === 0")
+        wait_until(table.page, f"({MEASURE})().then((problems) => problems.length === 0)")
     assert table.page.evaluate(MEASURE) == []
     table.no_errors()
     table.close()
