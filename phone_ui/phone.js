@@ -6,7 +6,8 @@
 // redraws it exactly.
 
 import {
-  connectTable, errorText, h, has, languageSwitch, loadLanguage, pickLanguage, seatBadge, show, t, takenBack,
+  connectTable, errorText, h, has, languageSwitch, loadLanguage, oncePerFrame, pickLanguage, seatBadge, show, t,
+  takenBack,
 } from "/static/common.js";
 import {
   TOKEN_KEY, WAS_KEY, conn, guestAuth, currentGame, fatal, forgetPhone, me, msg, name, online, openSheet, phoneIdentity,
@@ -239,17 +240,9 @@ for (const event of ["pointerup", "pointercancel"]) {
   }, true);
 }
 
-// Updates often come several to a frame (a player's move, the bot's answer, the next phase): the
-// screen is drawn once per frame, with the latest; a tap's own redraw is drawn at once.
-let drawAsked = false;
-function drawSoon() {
-  if (drawAsked) return;
-  drawAsked = true;
-  requestAnimationFrame(() => {
-    drawAsked = false;
-    draw();
-  });
-}
+// An update is drawn once a frame, with the latest (a player's move, the bot's answer, the next
+// phase may come in one); a tap's own redraw is drawn at once.
+const drawSoon = oncePerFrame(draw);
 
 function draw() {
   if (pressing) {

@@ -5,8 +5,8 @@
 // (table_display/games/<game>.js), loaded only when the table plays that game.
 
 import {
-  chosenHere, connectTable, errorText, gameFacts, h, languageSwitch, loadLanguage, pickLanguage, seatBadge, show,
-  t, takenBack,
+  chosenHere, connectTable, errorText, gameFacts, h, languageSwitch, loadLanguage, oncePerFrame, pickLanguage,
+  seatBadge, show, t, takenBack,
 } from "/static/common.js";
 import {
   checkFingerprints, currentGame, finalScores, gameModule, msg, name, online, render, setMsg, setOnline, setRenderer,
@@ -301,18 +301,12 @@ setInterval(() => {
   }
 }, 1000);
 
-// Messages often come several to a frame (a move, its patch, the next phase): the screen is drawn
-// once per frame, with the latest of them, not once per message. The fingerprints are read from
-// every message: a reveal is checked against the one shown before it, which the next message may
-// already have replaced.
-let drawAsked = false;
+// The screen is drawn once a frame, with the latest message, not once per message. The
+// fingerprints are read from every message: a reveal is checked against the one shown before it,
+// which the next message may already have replaced.
+const drawSoon = oncePerFrame(draw);
 setRenderer(() => {
   if (msg) checkFingerprints();
-  if (drawAsked) return;
-  drawAsked = true;
-  requestAnimationFrame(() => {
-    drawAsked = false;
-    draw();
-  });
+  drawSoon();
 });
 boot();

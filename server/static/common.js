@@ -172,6 +172,20 @@ export function chosenHere() {
 
 // -- DOM helpers ---------------------------------------------------------------------------------
 
+/** ``draw`` at most once a frame, with whatever is latest when the frame comes: updates often
+ * come several to a frame (a move, its patch, the next phase), and only the last is shown. */
+export function oncePerFrame(draw) {
+  let asked = false;
+  return () => {
+    if (asked) return;
+    asked = true;
+    requestAnimationFrame(() => {
+      asked = false;
+      draw();
+    });
+  };
+}
+
 // Form fields: what is typed or picked in one lives in the element, not in its attributes.
 const FIELDS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
 
