@@ -10,12 +10,16 @@ Pi 4 runs the kiosk; ``--phone-throttle``, 6 as an old phone):
 - the table display at 1920x1080 while bots play a whole game of each game: from the arrival of
   each WebSocket message to the frame that shows it painted (the first task after the next
   animation frame), its median, 95th and 99th percentiles, and the long tasks (over 50 ms).
-  The wait for the next frame is part of it (half a frame on average, up to a whole one): the
-  part from the start of the frame that shows it (``in_frame_…``) says whether an update's work
-  fits in one frame;
+  The wait for the next frame is part of it (up to a frame; an idle page starts one at once):
+  the part from the start of the frame that shows it (``in_frame_…``) says whether an update's
+  work fits in one frame;
 - a phone at 390x844 over a Wi-Fi-like link (20 Mbit/s, 5 ms each way): its first load, from the
   navigation to the first screen drawn (the join form), and each update of a seated phone during
   a bot game, measured the same way.
+
+``--floor`` also measures the floor under these figures: a page that takes the same messages
+through the pages' own Socket.IO client and draws nothing, throttled alike (what a page measures
+above it is its own work).
 
 The measuring is the benchmark's own script, added to each page before it loads
 (``FRAME_PROBE``): the pages carry no code for it.
@@ -241,6 +245,36 @@ def table_frames(
     return result
 
 
+# the floor's page: the vendored Socket.IO client, connected as a spectator, and nothing drawn
+SOCKET_IO = next((ROOT / "server/static/vendor").glob("socket.io-*.esm.min.js")).name
+FLOOR = f"""async (code) => {{
+  const {{ io }} = await import("/static/vendor/{SOCKET_IO}");
+  window.__floor = io({{ auth: {{ code }}, transports: ["websocket"] }});
+}}"""
+
+
+def floor_frames(
+    browser: Any, server: ServerProcess, game: str, players: int, rate: float, **context: Any
+) -> dict[str, Any]:
+    """The floor of the figures: a whole game of bots heard by a page that draws nothing."""
+    lobby = Phone(server.url).connect()
+    code = lobby.current["table"]["code"]
+    page, _ = throttled(browser.new_context(**context), rate)
+    page.goto(server.url + "/healthz")
+    page.evaluate(FLOOR, code)
+    host = seat_host(server, code)
+    page.evaluate(FORGET)
+    start_bot_game(host, game, players)
+    host.disconnect()
+    lobby.wait(lambda m: m["table"]["status"] == "over", timeout=900)
+    lobby.disconnect()
+    page.wait_for_timeout(500)  # the last messages drawn (that is, not drawn)
+    result = frame_figures(page)
+    result["long_tasks"] = len(page.evaluate("Array.from(window.__benchLongTasks)"))
+    page.context.close()
+    return result
+
+
 def phone_figures(browser: Any, server: ServerProcess, rate: float) -> dict[str, Any]:
     """An old phone on the table's Wi-Fi: its first load, then its updates in a game of Eketorp
     that a bot plays for it."""
@@ -283,6 +317,7 @@ def main() -> None:
     parser.add_argument(
         "--games", nargs="*", default=list(GAMES), choices=list(GAMES), help="table display's"
     )
+    parser.add_argument("--floor", action="store_true", help="also a page that draws nothing")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -328,6 +363,18 @@ def main() -> None:
             result["phone_frames"] = phone_figures(browser, server, args.phone_throttle)
         finally:
             server.stop()
+        if args.floor:  # the table display's games, then the phone's (as phone_figures)
+            runs: list[tuple[str, str, int, float, dict[str, Any]]] = [
+                (f"floor_{game}", game, GAMES[game], args.table_throttle, {"viewport": full_hd})
+                for game in args.games
+            ]
+            runs.append(("floor_phone", "eketorp", 4, args.phone_throttle, PHONE))
+            for name, game, players, rate, context in runs:
+                server = serve()
+                try:
+                    result[name] = floor_frames(browser, server, game, players, rate, **context)
+                finally:
+                    server.stop()
         browser.close()
     every = sum(result[f"modules_{game}"]["phone"]["bytes"] for game in GAMES)
     result["phone_with_every_game_bytes"] = result["phone_first_load"]["total_bytes"] + every
@@ -367,6 +414,12 @@ def main() -> None:
         f" {d['p99_ms']} ({d['updates']} messages); long tasks {d['long_tasks']}; from the"
         f" frame's start median {d['in_frame_median_ms']}, p95 {d['in_frame_p95_ms']}"
     )
+    for name in [key for key in result if key.startswith("floor_")]:
+        d = result[name]
+        print(
+            f"{name}, a page that draws nothing: median {d['median_ms']} ms, p95 {d['p95_ms']},"
+            f" p99 {d['p99_ms']} ({d['updates']} messages); long tasks {d['long_tasks']}"
+        )
 
 
 if __name__ == "__main__":
