@@ -2,10 +2,10 @@
 players, from the lobby through planning and the fights to the final score.
 
 Nothing may stick out of the screen or out of its panel, no text may be cut off, no translation
-may be missing, Eketorp's stones fill their building sites, and the page may log no error. A
-Python Socket.IO client is the one human player (the host), so the test decides when the game
-waits: the table display is measured only while the game waits for that player or for NEXT, when
-nothing moves under the measuring tape."""
+may be missing, Eketorp's stones fill their building sites, nothing may be animated without end,
+and the page may log no error. A Python Socket.IO client is the one human player (the host), so
+the test decides when the game waits: the table display is measured only while the game waits for
+that player or for NEXT, when nothing moves under the measuring tape."""
 
 from __future__ import annotations
 
@@ -44,8 +44,8 @@ MEASURE = """async () => {
     problems.push(`the page is ${doc.scrollWidth}x${doc.scrollHeight}, bigger than the screen`);
   }
   const say = (el) => {
-    const cls = typeof el.className === "string" && el.className.trim()
-      ? "." + el.className.trim().split(/\\s+/).join(".") : "";
+    const names = (el.getAttribute("class") || "").trim(); // an SVG's too
+    const cls = names ? "." + names.split(/\\s+/).join(".") : "";
     const text = (el.textContent || "").replace(/\\s+/g, " ").trim().slice(0, 40);
     return `<${el.tagName.toLowerCase()}${cls}> "${text}"`;
   };
@@ -109,6 +109,13 @@ MEASURE = """async () => {
     }
   }
   if (document.body.innerText.includes("\\u27e6")) problems.push("a missing translation (\\u27e6)");
+  // nothing moves without end: an endless animation keeps the kiosk's browser drawing every
+  // frame, and on a Pi each update waits behind it (docs/performance-history.md, "The pages")
+  for (const animation of document.getAnimations()) {
+    if (animation.effect && animation.effect.getComputedTiming().iterations === Infinity) {
+      problems.push(`${say(animation.effect.target)} is animated without end`);
+    }
+  }
   return problems;
 }"""
 
