@@ -112,8 +112,11 @@ MEASURE = """async () => {
   // nothing moves without end: an endless animation keeps the kiosk's browser drawing every
   // frame, and on a Pi each update waits behind it (docs/performance-history.md, "The pages")
   for (const animation of document.getAnimations()) {
-    if (animation.effect && animation.effect.getComputedTiming().iterations === Infinity) {
-      problems.push(`${say(animation.effect.target)} is animated without end`);
+    const effect = animation.effect;
+    if (effect && effect.target && effect.getTiming().iterations === Infinity) {
+      const what = `${say(effect.target)}${effect.pseudoElement || ""}`;
+      const name = animation.animationName || "by a script";
+      problems.push(`${what} is animated without end (${name})`);
     }
   }
   return problems;
