@@ -21,6 +21,13 @@ Pi 4 runs the kiosk; ``--phone-throttle``, 6 as an old phone):
 through the pages' own Socket.IO client and draws nothing, throttled alike (what a page measures
 above it is its own work).
 
+``--replay`` measures only this, to compare one change to the pages with another: a whole bot
+game of each game is recorded (every state the table display is sent, the server's seed fixed),
+then handed to the table display throttled as above, one state at a time with the page idle
+``--gap`` ms between them, as in a game; from handing it a state to the first task after the
+frame that shows it. With no server, bots or socket at work meanwhile, it moves a few percent
+from run to run where the bot games move 10 to 20.
+
 The measuring is the benchmark's own script, added to each page before it loads
 (``FRAME_PROBE``): the pages carry no code for it.
 
@@ -42,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.engine import machine
 from tests.pages.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
-from tests.support import Phone, ServerProcess
+from tests.support import Phone, ServerProcess, apply_patch
 
 
 def first_load(browser: Any, url: str, ready: str, **context: Any) -> dict[str, int]:
@@ -307,6 +314,65 @@ def phone_figures(browser: Any, server: ServerProcess, rate: float) -> dict[str,
     return result
 
 
+def recorded_game(server: ServerProcess, game: str, players: int) -> list[dict[str, Any]]:
+    """Every state of a whole bot game as the table display is sent it (its patches applied),
+    from the game's start to its end."""
+    spectator = Phone(server.url).connect()
+    host = seat_host(server, spectator.latest["table"]["code"])  # type: ignore[index]
+    start_bot_game(host, game, players)
+    host.disconnect()
+    spectator.wait(lambda m: m["table"]["status"] == "over", timeout=900)
+    spectator.disconnect()
+    states: list[dict[str, Any]] = []
+    latest: Any = None
+    for event, body in spectator.messages:
+        if event in ("snapshot", "update"):
+            latest = body
+        elif event == "patch" and latest is not None and body["base"] == latest["seq"]:
+            latest = apply_patch(latest, body["ops"])
+        else:
+            continue
+        if latest["game"] is not None and latest["table"]["status"] in ("playing", "over"):
+            states.append(latest)
+    return states
+
+
+# The table display's own modules, handed one recorded state after another (``--replay``)
+REPLAY = """async ([states, gap]) => {
+  const page = await import("/table/page.js");
+  const frame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done)));
+  const idle = () => new Promise((done) => setTimeout(done, gap));
+  page.setMsg(states[0]);
+  page.render();
+  while (!document.body.dataset.phase) await idle(); // the game's module is loaded and drawn
+  const times = [];
+  for (const state of states) {
+    await idle();
+    const start = performance.now();
+    page.setMsg(state);
+    page.render();
+    await frame();
+    times.push(performance.now() - start);
+  }
+  return times;
+}"""
+
+
+def table_replay(
+    browser: Any, server: ServerProcess, states: list[dict[str, Any]], rate: float, gap: int
+) -> dict[str, Any]:
+    """Recorded states handed to the table display of a table in its lobby (which sends the page
+    nothing meanwhile), throttled ``rate`` times."""
+    page, _ = throttled(browser.new_context(viewport={"width": 1920, "height": 1080}), rate)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#join-url")
+    times = page.evaluate(REPLAY, [states, gap])
+    page.context.close()
+    result: dict[str, Any] = percentiles(times)
+    result["over_50_ms"] = sum(t > 50 for t in times)
+    return result
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -318,16 +384,41 @@ def main() -> None:
         "--games", nargs="*", default=list(GAMES), choices=list(GAMES), help="table display's"
     )
     parser.add_argument("--floor", action="store_true", help="also a page that draws nothing")
+    parser.add_argument("--replay", action="store_true", help="only a recorded game, replayed")
+    parser.add_argument("--gap", type=int, default=60, help="ms between replayed states")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    def serve() -> ServerProcess:
+    def serve(*extra: str) -> ServerProcess:
         data = Path(tempfile.mkdtemp(prefix="longhall-pages-"))
         server = ServerProcess(
-            data, "--bot-delay", "0.15", "--auto-next", "0.15", "--rate-limit", "1000"
+            data, "--bot-delay", "0.15", "--auto-next", "0.15", "--rate-limit", "1000", *extra
         )
         server.start()
         return server
+
+    if args.replay:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            for game in args.games:
+                server = serve("--seed", "1", "--bot-delay", "0.02", "--auto-next", "0.02")
+                try:
+                    states = recorded_game(server, game, GAMES[game])
+                finally:
+                    server.stop()
+                server = serve()
+                try:
+                    d = table_replay(browser, server, states, args.table_throttle, args.gap)
+                finally:
+                    server.stop()
+                print(
+                    f"table display, CPU /{args.table_throttle:g}, {game}, a recorded game"
+                    f" replayed {args.gap} ms apart: median {d['median_ms']} ms, p95"
+                    f" {d['p95_ms']}, p99 {d['p99_ms']}, worst {d['max_ms']};"
+                    f" {d['over_50_ms']} of {d['updates']} states over 50 ms"
+                )
+            browser.close()
+        return
 
     result: dict[str, Any] = {"machine": machine(), "throttle": vars(args)}
     with sync_playwright() as p:
