@@ -106,7 +106,7 @@ export function vikingsOn(occ, most = 4) {
 // Some pieces grow with the box they stand in, such as the stones on a castle's building site.
 // Container query units did that in the style sheets, but a piece sized by them has its style
 // worked out again whenever its box is laid out: on the kiosk, throttled as a Pi 4 runs it, that
-// was a quarter of each Eketorp update (docs/performance.md). So a ResizeObserver measures the
+// was a quarter of each Eketorp update (docs/performance-history.md). So a ResizeObserver measures the
 // boxes, and only when one changes size does its room reach the style: as --room-w and --room-h
 // (its content box, as 100cqw and 100cqh were) in the box's style. A box is drawn with the room
 // measured last for its key, so a redraw leaves its style as it is. The observer reports
