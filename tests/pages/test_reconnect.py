@@ -29,10 +29,15 @@ PHASES = {
 }
 
 
-def private_picture(page: Any) -> str:
-    """What the player's own board shows: the hand in the footer and the phase."""
-    hand = page.inner_text(".athand") if page.query_selector(".athand") else ""
-    return f"{page.evaluate('document.body.dataset.phase')}|{hand}"
+def private_picture(page: Any) -> tuple[str, str]:
+    """The version the phone has drawn and what its own board shows then (the phase, the hand in
+    the footer), read at once: the page may redraw between two reads, and take the hand away."""
+    return tuple(
+        page.evaluate(
+            """() => [document.body.dataset.version, `${document.body.dataset.phase}|`
+              + (document.querySelector(".athand")?.innerText ?? "")]"""
+        )
+    )
 
 
 def test_a_phone_goes_offline_in_every_phase_and_comes_back(
@@ -76,8 +81,7 @@ def test_a_phone_goes_offline_in_every_phase_and_comes_back(
 def offline_and_back(phone: Watched, phase: str) -> None:
     page = phone.page
     screenshot(page, f"phone-en-{phase}")
-    before = private_picture(page)
-    version = page.evaluate("document.body.dataset.version")
+    version, before = private_picture(page)
     page.context.set_offline(True)
     page.wait_for_selector(".offline", timeout=10000)  # the page says so ...
     assert page.evaluate("document.body.dataset.online") == "false"
@@ -89,5 +93,6 @@ def offline_and_back(phone: Watched, phase: str) -> None:
     page.context.set_offline(False)
     wait_until(page, "document.body.dataset.online === 'true'", timeout=20)
     page.wait_for_selector(".offline", state="detached", timeout=10000)
-    if page.evaluate("document.body.dataset.version") == version:
-        assert private_picture(page) == before  # redrawn from the snapshot, exactly as it was
+    now, after = private_picture(page)
+    if now == version:
+        assert after == before  # redrawn from the snapshot, exactly as it was
