@@ -142,7 +142,9 @@ def test_the_night_on_the_table_display_a_phone_and_the_night_s_page(
         assert "Eketorp: 1 win in 1 game · Vikings on Board: 1 win in 1 game" in welcome
         assert back.page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         # one tap seats him again, as Bob in blue; then he leaves the table before the next game
+        # (the phone joins, then asks the table to remember it: the record follows the seat)
         tap_until(back.page, "#join-again", "document.querySelector('#leave') !== null")
+        wait_until(back.page, "document.querySelector('.seats').innerText.includes('1 night here')")
         assert "Bob" in text(back.page, ".seats") and "1 night here" in text(back.page, ".seats")
         tap_until(back.page, "#leave", "document.querySelector('#leave-confirm') !== null")
         with back.page.expect_navigation():  # the phone starts again, as one that may join
