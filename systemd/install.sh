@@ -581,6 +581,12 @@ as_store_owner() {  # run a command as the game store's owner
     if [ "$(id -un)" = "$owner" ]; then "$@"; else runuser -u "$owner" -- "$@"; fi
 }
 
+become_store_owner() {  # in a background job (its own subshell): become the command, as the
+    local owner         # store's owner, so that `kill $!` stops it (runuser passes the signal on)
+    owner=$(store_owner)
+    if [ "$(id -un)" = "$owner" ]; then exec "$@"; else exec runuser -u "$owner" -- "$@"; fi
+}
+
 check_release() {  # check_release DIR: its server starts, with a copy of the store, on a spare port
     local dir=$1 port work pid ok=1
     if [ "$NO_START" = 1 ]; then
@@ -600,7 +606,7 @@ with sqlite3.connect(sys.argv[1]) as live, sqlite3.connect(sys.argv[2]) as copy:
     fi
     if [ "$ok" = 1 ]; then
         echo "+ check $dir on a spare port with a copy of the store (port $port)"
-        as_store_owner "$dir/.venv/bin/longhall" serve --host 127.0.0.1 --port "$port" \
+        become_store_owner "$dir/.venv/bin/longhall" serve --host 127.0.0.1 --port "$port" \
             --data-dir "$work" --gpio off >"$work/server.log" 2>&1 &
         pid=$!
         python3 "$dir/systemd/wait-for-healthz" --timeout 300 "http://127.0.0.1:$port/healthz" \

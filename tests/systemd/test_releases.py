@@ -15,7 +15,9 @@ import fcntl
 import io
 import json
 import os
+import re
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -200,6 +202,11 @@ def test_an_update_switches_and_a_rollback_returns_with_the_store_kept(
     b = pi.current()
     assert b != a and os.readlink(pi.prefix / "previous") == a
     assert "on a spare port with a copy of the store" in update.stdout  # checked, then switched
+    # and the server that checked it has stopped (the Pi keeps its memory and the port)
+    spare = re.search(r"a copy of the store \(port (\d+)\)", update.stdout)
+    assert spare is not None
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(("127.0.0.1", int(spare.group(1))), timeout=5).close()
     assert pi.pid() != server and pi.health()["status"] == "ok"
     assert pi.table_code() == code
     assert json.loads((pi.prefix / b / "release.json").read_text())["version"] == "0.1.0"
