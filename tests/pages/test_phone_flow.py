@@ -399,6 +399,17 @@ def test_a_placed_viking_moves_with_two_taps(browser: Any, server: ServerProcess
 # -- 10. the 360x640 planning screen breathes ------------------------------------------------------
 
 
+# what in a planning place reaches outside its box
+SPILLED = """() => [...document.querySelectorAll('.dest')].flatMap((dest) => {
+  const box = dest.getBoundingClientRect();
+  return [...dest.querySelectorAll('*')].filter((el) => {
+    const r = el.getBoundingClientRect();
+    return r.left < box.left - 0.5 || r.right > box.right + 0.5
+      || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5;
+  }).map((el) => `${dest.dataset.place} ${el.className}`);
+})"""
+
+
 def test_the_planning_screen_leaves_room_on_a_360x640_phone(
     browser: Any, server: ServerProcess
 ) -> None:
@@ -419,6 +430,14 @@ def test_the_planning_screen_leaves_room_on_a_360x640_phone(
                  .map((el) => el.getBoundingClientRect().width)"""
     )
     assert len(chips) == 3 * 4 and min(chips) >= 16, chips  # 4 stones on each of 3 castles
+    # each place holds what it shows, nothing spills onto its neighbours: also a siege field with
+    # a viking on it (its count and take-back beside it), the narrowest
+    assert len(page.query_selector_all(".dest")) == 7 + 3 * 3 + 1
+    assert page.evaluate(SPILLED) == []
+    page.tap(".siege-row [data-dest]")
+    phone.settle()
+    assert page.query_selector(".siege-row .dest-count") is not None
+    assert page.evaluate(SPILLED) == []
     no_wider_than_the_phone(page)
     screenshot(page, "phone-planning-360-scrolled")
     phone.no_errors()
