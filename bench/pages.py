@@ -22,11 +22,12 @@ through the pages' own Socket.IO client and draws nothing, throttled alike (what
 above it is its own work).
 
 ``--replay`` measures only this, to compare one change to the pages with another: a whole bot
-game of each game is recorded (every state the table display is sent, the server's seed fixed),
-then handed to the table display throttled as above, one state at a time with the page idle
-``--gap`` ms between them, as in a game; from handing it a state to the first task after the
-frame that shows it. With no server, bots or socket at work meanwhile, it moves a few percent
-from run to run where the bot games move 10 to 20.
+game of each game is recorded (every state the table display is sent, and the host's phone, its
+seat played by a bot; the server's seed fixed), then handed to the table display and to a phone,
+each throttled as above, one state at a time with the page idle ``--gap`` ms between them, as in
+a game; from handing it a state to the first task after the frame that shows it. With no
+server, bots or socket at work meanwhile, it moves a few percent from run to run where the bot
+games move 10 to 20.
 
 The measuring is the benchmark's own script, added to each page before it loads
 (``FRAME_PROBE``): the pages carry no code for it.
@@ -314,18 +315,26 @@ def phone_figures(browser: Any, server: ServerProcess, rate: float) -> dict[str,
     return result
 
 
-def recorded_game(server: ServerProcess, game: str, players: int) -> list[dict[str, Any]]:
-    """Every state of a whole bot game as the table display is sent it (its patches applied),
-    from the game's start to its end."""
+def recorded_game(
+    server: ServerProcess, game: str, players: int
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Every state of a whole bot game as the table display is sent it, and as the host's phone
+    is (a bot stands in for its seat), patches applied, from the game's start to its end."""
     spectator = Phone(server.url).connect()
     host = seat_host(server, spectator.latest["table"]["code"])  # type: ignore[index]
     start_bot_game(host, game, players)
-    host.disconnect()
     spectator.wait(lambda m: m["table"]["status"] == "over", timeout=900)
+    host.wait(lambda m: m["table"]["status"] == "over")
     spectator.disconnect()
+    host.disconnect()
+    return game_states(spectator), game_states(host)
+
+
+def game_states(client: Phone) -> list[dict[str, Any]]:
+    """The states ``client`` was shown while the game was played, one per message."""
     states: list[dict[str, Any]] = []
     latest: Any = None
-    for event, body in spectator.messages:
+    for event, body in client.messages:
         if event in ("snapshot", "update"):
             latest = body
         elif event == "patch" and latest is not None and body["base"] == latest["seq"]:
@@ -337,9 +346,10 @@ def recorded_game(server: ServerProcess, game: str, players: int) -> list[dict[s
     return states
 
 
-# The table display's own modules, handed one recorded state after another (``--replay``)
-REPLAY = """async ([states, gap]) => {
-  const page = await import("/table/page.js");
+# A page's own modules (the table display's or a phone's), handed one recorded state after
+# another (``--replay``)
+REPLAY = """async ([modules, states, gap]) => {
+  const page = await import(modules);
   const frame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done)));
   const idle = () => new Promise((done) => setTimeout(done, gap));
   page.setMsg(states[0]);
@@ -358,15 +368,29 @@ REPLAY = """async ([states, gap]) => {
 }"""
 
 
-def table_replay(
-    browser: Any, server: ServerProcess, states: list[dict[str, Any]], rate: float, gap: int
+def replay(
+    browser: Any,
+    server: ServerProcess,
+    states: list[dict[str, Any]],
+    rate: float,
+    gap: int,
+    phone: bool = False,
 ) -> dict[str, Any]:
-    """Recorded states handed to the table display of a table in its lobby (which sends the page
-    nothing meanwhile), throttled ``rate`` times."""
-    page, _ = throttled(browser.new_context(viewport={"width": 1920, "height": 1080}), rate)
-    page.goto(server.url + "/")
-    page.wait_for_selector("#join-url")
-    times = page.evaluate(REPLAY, [states, gap])
+    """Recorded states handed to the table display (or a phone, not seated) of a table in its
+    lobby, which sends the page nothing meanwhile, throttled ``rate`` times."""
+    if phone:
+        lobby = Phone(server.url).connect()
+        code = lobby.latest["table"]["code"]  # type: ignore[index]
+        lobby.disconnect()
+        page, _ = throttled(browser.new_context(**PHONE), rate)
+        page.goto(f"{server.url}/join/{code}")
+        page.wait_for_selector("#name")
+    else:
+        page, _ = throttled(browser.new_context(viewport={"width": 1920, "height": 1080}), rate)
+        page.goto(server.url + "/")
+        page.wait_for_selector("#join-url")
+    modules = "/phone/page.js" if phone else "/table/page.js"
+    times = page.evaluate(REPLAY, [modules, states, gap])
     page.context.close()
     result: dict[str, Any] = percentiles(times)
     result["over_50_ms"] = sum(t > 50 for t in times)
@@ -403,20 +427,24 @@ def main() -> None:
             for game in args.games:
                 server = serve("--seed", "1", "--bot-delay", "0.02", "--auto-next", "0.02")
                 try:
-                    states = recorded_game(server, game, GAMES[game])
+                    table_states, phone_states = recorded_game(server, game, GAMES[game])
                 finally:
                     server.stop()
-                server = serve()
-                try:
-                    d = table_replay(browser, server, states, args.table_throttle, args.gap)
-                finally:
-                    server.stop()
-                print(
-                    f"table display, CPU /{args.table_throttle:g}, {game}, a recorded game"
-                    f" replayed {args.gap} ms apart: median {d['median_ms']} ms, p95"
-                    f" {d['p95_ms']}, p99 {d['p99_ms']}, worst {d['max_ms']};"
-                    f" {d['over_50_ms']} of {d['updates']} states over 50 ms"
-                )
+                for who, states, rate in (
+                    ("table display", table_states, args.table_throttle),
+                    ("phone", phone_states, args.phone_throttle),
+                ):
+                    server = serve()
+                    try:
+                        d = replay(browser, server, states, rate, args.gap, who == "phone")
+                    finally:
+                        server.stop()
+                    print(
+                        f"{who}, CPU /{rate:g}, {game}, a recorded game replayed {args.gap} ms"
+                        f" apart: median {d['median_ms']} ms, p95 {d['p95_ms']}, p99"
+                        f" {d['p99_ms']}, worst {d['max_ms']};"
+                        f" {d['over_50_ms']} of {d['updates']} states over 50 ms"
+                    )
             browser.close()
         return
 
