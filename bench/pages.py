@@ -50,7 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.engine import machine
 from tests.pages.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
-from tests.support import Phone, ServerProcess, apply_patch
+from tests.support import Phone, ServerProcess, received
 
 
 def first_load(browser: Any, url: str, ready: str, **context: Any) -> dict[str, int]:
@@ -201,6 +201,14 @@ def frame_figures(page: Any) -> dict[str, Any]:
     return result
 
 
+def table_code(server: ServerProcess) -> str:
+    """The code of the table ``server`` keeps, as a phone that scans its QR code learns it."""
+    lobby = Phone(server.url).connect()
+    code = str(lobby.current["table"]["code"])
+    lobby.disconnect()
+    return code
+
+
 def seat_host(server: ServerProcess, code: str) -> Phone:
     """The host: the first to join the table."""
     host = Phone(server.url, {"code": code}, name="host").connect()
@@ -286,9 +294,7 @@ def floor_frames(
 def phone_figures(browser: Any, server: ServerProcess, rate: float) -> dict[str, Any]:
     """An old phone on the table's Wi-Fi: its first load, then its updates in a game of Eketorp
     that a bot plays for it."""
-    lobby = Phone(server.url).connect()
-    code = lobby.latest["table"]["code"]  # type: ignore[index]
-    lobby.disconnect()
+    code = table_code(server)
     host = seat_host(server, code)
     context = browser.new_context(**PHONE)
     page, cdp = throttled(context, rate)
@@ -332,18 +338,11 @@ def recorded_game(
 
 def game_states(client: Phone) -> list[dict[str, Any]]:
     """The states ``client`` was shown while the game was played, one per message."""
-    states: list[dict[str, Any]] = []
-    latest: Any = None
-    for event, body in client.messages:
-        if event in ("snapshot", "update"):
-            latest = body
-        elif event == "patch" and latest is not None and body["base"] == latest["seq"]:
-            latest = apply_patch(latest, body["ops"])
-        else:
-            continue
-        if latest["game"] is not None and latest["table"]["status"] in ("playing", "over"):
-            states.append(latest)
-    return states
+    return [
+        message
+        for message, _ in received(client.messages)
+        if message["game"] is not None and message["table"]["status"] in ("playing", "over")
+    ]
 
 
 # A page's own modules (the table display's or a phone's), handed one recorded state after
@@ -379,11 +378,8 @@ def replay(
     """Recorded states handed to the table display (or a phone, not seated) of a table in its
     lobby, which sends the page nothing meanwhile, throttled ``rate`` times."""
     if phone:
-        lobby = Phone(server.url).connect()
-        code = lobby.latest["table"]["code"]  # type: ignore[index]
-        lobby.disconnect()
         page, _ = throttled(browser.new_context(**PHONE), rate)
-        page.goto(f"{server.url}/join/{code}")
+        page.goto(f"{server.url}/join/{table_code(server)}")
         page.wait_for_selector("#name")
     else:
         page, _ = throttled(browser.new_context(viewport={"width": 1920, "height": 1080}), rate)
@@ -453,10 +449,7 @@ def main() -> None:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         server = serve()
         try:
-            lobby = Phone(server.url).connect()
-            code = lobby.latest["table"]["code"]  # type: ignore[index]
-            lobby.disconnect()
-            phone_url = f"{server.url}/join/{code}"
+            phone_url = f"{server.url}/join/{table_code(server)}"
             full_hd = {"width": 1920, "height": 1080}
             result["phone_first_load"] = first_load(browser, phone_url, "#name", **PHONE)
             result["table_first_load"] = first_load(
