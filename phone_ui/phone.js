@@ -313,7 +313,7 @@ function header() {
     h("span", { class: "brand" }, "Longhall"),
     you ? seatBadge(you, "me") : null,
     h("span", { class: "spacer" }),
-    msg && msg.you && msg.game ? h("button", { class: "icon", onclick: () => openSheet("help"), "aria-label": t("help.title") }, "?") : null,
+    msg && msg.you && msg.game && currentGame() ? h("button", { class: "icon", onclick: () => openSheet("help"), "aria-label": t("help.title") }, "?") : null,
     msg && msg.you && msg.you.host && msg.table.status === "playing"
       ? h("button", { class: "icon", onclick: () => openSheet("host"), "aria-label": t("host.title") }, "⚙")
       : null,
