@@ -122,15 +122,20 @@ def choose(phone: Watched, rnd: random.Random, used: set[str], buildings: set[st
     return True
 
 
-def step_kind(page: Any) -> str:
-    """What kind of step the phone is at, for the reloads."""
-    return str(
-        page.evaluate(
-            "(() => { const b = document.body.dataset; const p = document.querySelector("
-            "'.vob-prompt h2'); return b.phase + ':' + (p && b.phase === 'act' ? p.textContent"
-            " : ''); })()"
-        )
+def drawn_step(page: Any) -> tuple[int, str]:
+    """The version the phone shows and what kind of step it is at, read together (an update may
+    land between two reads), for the reloads."""
+    version, kind = page.evaluate(
+        "(() => { const b = document.body.dataset; const p = document.querySelector("
+        "'.vob-prompt h2'); return [Number(b.version), b.phase + ':' + (p && b.phase === 'act'"
+        " ? p.textContent : '')]; })()"
     )
+    return int(version), str(kind)
+
+
+def step_kind(page: Any) -> str:
+    """What kind of step the phone is at."""
+    return drawn_step(page)[1]
 
 
 RANKED = ".vob-sailing .vob-influence"
@@ -186,15 +191,15 @@ def test_a_whole_two_player_game_with_two_phones(browser: Any, server: ServerPro
             if page.query_selector(CLICKABLE) is None:
                 continue
             if kind not in reloaded:  # a reload at every kind of step draws it back the same
-                drawn = page.evaluate("Number(document.body.dataset.version)")
+                drawn, kind = drawn_step(page)  # the step of the version reloaded
                 page.reload()
                 # waits, not timings: generous for a machine shared by many jobs
                 wait_until(page, "document.body.dataset.online === 'true'", timeout=60)
                 back = f"Number(document.body.dataset.version) >= {drawn}"
                 # its phase is set by the draw that shows the game's screen (its module loaded)
                 wait_until(page, f"{back} && !!document.body.dataset.phase", timeout=60)
-                again = step_kind(page)  # then the version: if still the same, read from it
-                if page.evaluate("Number(document.body.dataset.version)") > drawn:
+                now, again = drawn_step(page)
+                if now > drawn:
                     continue  # the game moved on meanwhile (the other phone's move on its way)
                 assert again == kind
                 reloaded.add(kind)
