@@ -223,20 +223,33 @@ document.addEventListener("visibilitychange", () => {
 // -- rendering -----------------------------------------------------------------------------------
 
 // The page redraws from every update. An update that lands while a finger is on the glass would
-// replace the button under it and the tap would be lost: hold redraws until the finger lifts.
+// replace the button under it and the tap would be lost: hold redraws until the finger lifts, but
+// no longer than a tap lasts. A press longer than that is no tap (the browser makes it a long
+// press, with no click), and a thumb left resting on the glass must not freeze the screen.
+const HOLD_MS = 1000;
 let pressing = false;
 let redrawHeld = false;
+let holdTimer = 0;
 let shownScreen = null; // the table status and game phase last drawn
-document.addEventListener("pointerdown", () => { pressing = true; }, true);
+
+function letGo() {
+  clearTimeout(holdTimer);
+  pressing = false;
+  if (redrawHeld) {
+    redrawHeld = false;
+    render();
+  }
+}
+
+document.addEventListener("pointerdown", () => {
+  pressing = true;
+  clearTimeout(holdTimer); // a new press: a letting go still to come from the last one waits
+  holdTimer = setTimeout(letGo, HOLD_MS);
+}, true);
 for (const event of ["pointerup", "pointercancel"]) {
   document.addEventListener(event, () => {
-    setTimeout(() => { // after the click that follows pointerup
-      pressing = false;
-      if (redrawHeld) {
-        redrawHeld = false;
-        render();
-      }
-    }, 60);
+    clearTimeout(holdTimer);
+    holdTimer = setTimeout(letGo, 60); // after the click that follows pointerup
   }, true);
 }
 

@@ -138,6 +138,22 @@ def test_a_new_screen_opens_at_its_top_but_updates_keep_the_place(
     phone.no_errors()
 
 
+def test_a_thumb_resting_on_the_glass_does_not_freeze_the_screen(
+    browser: Any, server: ServerProcess
+) -> None:
+    """A player holding the phone with a thumb on the glass still sees the game move on: the
+    redraw waits for the finger only as long as a tap lasts."""
+    st = new_game(4)
+    phone = Phone(browser, server, st)
+    page = phone.page
+    wait_until(page, "document.body.dataset.phase === 'planning'")
+    page.dispatch_event("body", "pointerdown")  # and it stays there
+    plan(st, {}, reveal=False)  # everyone commits ...
+    phone.push()  # ... and the phase changes
+    wait_until(page, "document.body.dataset.phase === 'reveal'")
+    phone.no_errors()
+
+
 # -- 4. stones read as points, never as field letters -------------------------------------------
 
 
