@@ -202,5 +202,7 @@ function profileEditor() {
   const forget = mine.record && phoneIdentity(false)
     ? h("button", { class: "small", id: "forget-phone", disabled: ui.pending, onclick: forgetPhone }, t("players.forget_phone"))
     : null;
-  return h("details", { class: "profile" }, h("summary", {}, t("lobby.change_colour")), row, forget);
+  // open while the player has it open: the next update's redraw would close it otherwise
+  return h("details", { class: "profile", open: ui.profileOpen, ontoggle: (e) => { ui.profileOpen = e.target.open; } },
+    h("summary", {}, t("lobby.change_colour")), row, forget);
 }

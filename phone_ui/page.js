@@ -37,6 +37,7 @@ export const ui = {
   notice: null,
   name: localStorage.getItem("longhall.name") || "",
   colour: "",
+  profileOpen: false, // the player opened the box to change their colour
   wakeHint: false,
   confirmEnd: false,
   confirmNight: false, // the host asked to end the night: the next tap confirms

@@ -107,6 +107,26 @@ def test_the_final_score_says_why_and_reads_on_a_360px_phone(
     phone.no_errors()
 
 
+def test_the_box_to_change_colour_stays_as_the_player_left_it_across_updates(
+    browser: Any, server: ServerProcess
+) -> None:
+    """Another player joining redraws the lobby: a box the player opened to choose a colour
+    stays open (it closed under their finger), and one they closed stays closed."""
+    phone = Phone(browser, server, new_game(4), status="lobby")
+    page = phone.page
+    is_open = "document.querySelector('details.profile').open"
+    page.tap("details.profile summary")
+    wait_until(page, is_open)
+    for opened in (True, False):
+        phone.push()  # an update: the lobby is drawn again
+        wait_until(page, f"document.body.dataset.version === '{phone.version}'")
+        assert page.evaluate(is_open) is opened
+        if opened:
+            page.tap("details.profile summary")  # and the player closes it
+            wait_until(page, f"!{is_open}")
+    phone.no_errors()
+
+
 # -- 2. a new screen opens at its top -----------------------------------------------------------
 
 
