@@ -4,8 +4,9 @@ Most tests here put the phone exactly where they need it: the page's Socket.IO c
 by a stand-in (a few lines of JavaScript) that passes every command to the real Eketorp engine in
 this process and brings back the reader's real view, as the server would. So a test can set up a
 loot with two grassy stacks or a fight over an empty field, tap as a player would, and check what
-the engine received (the stand-in and its Phone driver: phone_driver.py). One test plays against a
-real server (the game starts, the screen keeps on).
+the engine received (the stand-in and its Phone driver: phone_driver.py). What the phone's shell
+does in every game (the lobby's colour box, new screens, a finger's hold, the screen kept on) is
+in test_phone_shell.py.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from ..games.eketorp.helpers import (
     siege,
 )
 from ..support import ServerProcess
-from .conftest import open_phone, screenshot, tap_until, wait_until
+from .conftest import screenshot, tap_until, wait_until
 from .phone_driver import COUNT_C, TIMES, Phone, no_wider_than_the_phone
 
 pytestmark = pytest.mark.slow
@@ -104,73 +105,6 @@ def test_the_final_score_says_why_and_reads_on_a_360px_phone(
     phone.push()
     wait_until(page, "document.querySelector('#start').textContent.includes('Vikings on Board')")
     assert page.inner_text("#start") == "Start Vikings on Board with these seats"
-    phone.no_errors()
-
-
-def test_the_box_to_change_colour_stays_as_the_player_left_it_across_updates(
-    browser: Any, server: ServerProcess
-) -> None:
-    """Another player joining redraws the lobby: a box the player opened to choose a colour
-    stays open (it closed under their finger), and one they closed stays closed."""
-    phone = Phone(browser, server, new_game(4), status="lobby")
-    page = phone.page
-    is_open = "document.querySelector('details.profile').open"
-    page.tap("details.profile summary")
-    wait_until(page, is_open)
-    for opened in (True, False):
-        phone.push()  # an update: the lobby is drawn again
-        wait_until(page, f"document.body.dataset.version === '{phone.version}'")
-        assert page.evaluate(is_open) is opened
-        if opened:
-            page.tap("details.profile summary")  # and the player closes it
-            wait_until(page, f"!{is_open}")
-    phone.no_errors()
-
-
-# -- 2. a new screen opens at its top -----------------------------------------------------------
-
-
-def test_a_new_screen_opens_at_its_top_but_updates_keep_the_place(
-    browser: Any, server: ServerProcess
-) -> None:
-    st = new_game(4)
-    phone = Phone(browser, server, st, status="lobby")
-    page = phone.page
-    page.wait_for_selector("#start")
-    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
-    assert page.evaluate("window.scrollY") > 100  # the host scrolled down to Start
-    phone.status = "playing"
-    phone.push()  # the game starts
-    wait_until(page, "document.body.dataset.phase === 'planning'")
-    assert page.evaluate("window.scrollY") == 0
-    page.evaluate("window.scrollTo(0, 400)")
-    phone.others(BLUE, {"type": "place", "to": "A"})  # an ordinary update
-    version = page.evaluate("document.body.dataset.version")
-    assert version == str(phone.version) and page.evaluate("window.scrollY") == 400
-    # a finger on the glass holds the redraw (the button under it stays), even of a new phase
-    page.dispatch_event("body", "pointerdown")
-    plan(st, {}, reveal=False)  # everyone commits ...
-    phone.push()  # ... and the phase changes
-    assert page.evaluate("document.body.dataset.version") == version
-    page.dispatch_event("body", "pointerup")
-    wait_until(page, "document.body.dataset.phase === 'reveal'")
-    assert page.evaluate("window.scrollY") == 0
-    phone.no_errors()
-
-
-def test_a_thumb_resting_on_the_glass_does_not_freeze_the_screen(
-    browser: Any, server: ServerProcess
-) -> None:
-    """A player holding the phone with a thumb on the glass still sees the game move on: the
-    redraw waits for the finger only as long as a tap lasts."""
-    st = new_game(4)
-    phone = Phone(browser, server, st)
-    page = phone.page
-    wait_until(page, "document.body.dataset.phase === 'planning'")
-    page.dispatch_event("body", "pointerdown")  # and it stays there
-    plan(st, {}, reveal=False)  # everyone commits ...
-    phone.push()  # ... and the phase changes
-    wait_until(page, "document.body.dataset.phase === 'reveal'")
     phone.no_errors()
 
 
@@ -533,85 +467,6 @@ def test_the_help_says_how_to_win_and_points_to_the_rulebook(
     assert "docs/" not in sheet and "gedrukte spelregels uit de doos" in sheet
     assert len(page.query_selector_all(".sheet .legend .stone")) == 4
     phone.no_errors()
-
-
-# -- 12. the screen stays on -----------------------------------------------------------------------
-
-PLAYING = "(v => v && !v.paused && v.currentTime > 0)(document.querySelector('video.keep-awake'))"
-NO_WAKE_LOCK = "delete Navigator.prototype.wakeLock;"
-NO_VIDEO = NO_WAKE_LOCK + (
-    "HTMLMediaElement.prototype.play = function () {"
-    " return Promise.reject(new DOMException('no', 'NotAllowedError')); };"
-)
-
-
-def test_without_wake_lock_a_silent_video_keeps_the_screen_on(
-    browser: Any, server: ServerProcess
-) -> None:
-    st = new_game(4)
-    phone = Phone(browser, server, st, seat=RED, init_script=NO_WAKE_LOCK)
-    page = phone.page
-    page.wait_for_selector("[data-dest=A]")
-    assert page.query_selector("video") is None  # nothing loads before the first tap
-    assert "screen timeout" not in phone.text()
-    page.tap("[data-dest=A]")
-    wait_until(page, PLAYING)
-    # it covers the screen (Chromium's rule for a muted video), invisible and untouchable
-    box = page.evaluate(
-        """() => { const v = document.querySelector('video.keep-awake'), s = getComputedStyle(v);
-                  const box = v.getBoundingClientRect();
-                  return [v.muted, v.loop, s.opacity, s.pointerEvents, box.width, box.height]; }"""
-    )
-    assert box == [True, True, "0", "none", 360, 640]
-    assert "screen timeout" not in phone.text()
-    page.tap("[data-dest=B]")  # the page still answers taps through it
-    wait_until(page, "document.querySelector('[data-dest=B]').closest('.dest.has') !== null")
-    phone.status = "over"  # the game ends: the screen may sleep again
-    phone.push()
-    wait_until(page, "document.querySelector('video') === null")
-    phone.no_errors()
-
-
-def test_where_neither_works_the_player_is_told_how(browser: Any, server: ServerProcess) -> None:
-    phone = Phone(browser, server, new_game(4), seat=RED, init_script=NO_VIDEO)
-    page = phone.page
-    page.wait_for_selector("[data-dest=A]")
-    assert "screen timeout" not in phone.text()
-    page.tap("[data-dest=A]")
-    wait_until(page, "document.querySelector('.panel.hint') !== null")
-    assert "screen timeout" in phone.text() and page.query_selector("video") is None
-    phone.no_errors()
-
-
-# -- 2 and 12 with a real server -------------------------------------------------------------------
-
-
-def test_the_game_starts_at_the_top_of_the_board_and_keeps_the_screen_on(
-    browser: Any, server: ServerProcess
-) -> None:
-    table = browser.new_context().new_page()
-    table.goto(server.url + "/")
-    table.wait_for_selector("#join-url")
-    url = table.inner_text("#join-url")
-    anna = open_phone(browser, url, "Anna", "en", small=True)
-    page = anna.page
-    page.context.add_init_script(NO_WAKE_LOCK)
-    page.reload()  # as over plain http on the local network: no Wake Lock API
-    page.wait_for_selector(".seat-row")
-    for n, bot in enumerate(("greedy", "random"), start=2):
-        tap_until(
-            page, f"[data-bot={bot}]", f"document.querySelectorAll('.seat-row').length === {n}"
-        )
-    page.evaluate("document.querySelector('#start').scrollIntoView({block: 'end'})")
-    assert page.evaluate("window.scrollY") > 200
-    page.tap("#start")
-    wait_until(page, "document.body.dataset.phase === 'planning'")
-    assert page.evaluate("window.scrollY") == 0
-    screenshot(page, "phone-planning-after-start")
-    page.tap("[data-dest=A]")
-    wait_until(page, PLAYING)
-    assert "screen timeout" not in anna.text()
-    assert anna.errors == []
 
 
 # -- building: the host builds only for players whose phone is gone ------------------------------
