@@ -233,7 +233,6 @@ let holdTimer = 0;
 let shownScreen = null; // the table status and game phase last drawn
 
 function letGo() {
-  clearTimeout(holdTimer);
   pressing = false;
   if (redrawHeld) {
     redrawHeld = false;
@@ -243,7 +242,7 @@ function letGo() {
 
 document.addEventListener("pointerdown", () => {
   pressing = true;
-  clearTimeout(holdTimer); // a new press: a letting go still to come from the last one waits
+  clearTimeout(holdTimer); // the last press's release, if still to come, must not end this one
   holdTimer = setTimeout(letGo, HOLD_MS);
 }, true);
 for (const event of ["pointerup", "pointercancel"]) {
