@@ -87,6 +87,9 @@ export function currentGame() {
 export async function send(type, fields = {}) {
   if (ui.pending || !online) return null;
   ui.pending = true;
+  // an error answers the last try: a new one takes it away, or a player who has put it right
+  // would read it for seconds more, over a try that went through
+  if (ui.toast && ui.toast.kind === "error") { clearTimeout(ui.toastTimer); ui.toast = null; }
   render();
   const answer = await conn.send(type, fields);
   ui.pending = false;

@@ -4,6 +4,7 @@ sentence, never a tap that does nothing; a field never cuts "150" to "15" (D1)."
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -13,12 +14,13 @@ from .conftest import TwoPlayerVikingsGoneWild, wait_until
 
 pytestmark = pytest.mark.slow
 
+ERROR = "(document.querySelector('.toast-error') || {}).textContent || ''"
 
-def toast(page: Any) -> str:
-    wait_until(page, "document.querySelector('.toast-error')")
-    text = str(page.inner_text(".toast-error"))
-    page.evaluate("document.querySelector('.toast-error').remove()")
-    return text
+
+def says(page: Any, words: str) -> None:
+    """Wait until the phone's error says ``words``. (An error stays on the phone for seconds and
+    comes back with every redraw until then, so what it said before is no proof of a new one.)"""
+    wait_until(page, f"({ERROR}).includes({json.dumps(words)})")
 
 
 def test_printed_numbers_are_filled_in_and_wrong_ones_are_said(
@@ -35,9 +37,14 @@ def test_printed_numbers_are_filled_in_and_wrong_ones_are_said(
     for wrong in ("-3", "abc", "4."):
         host.fill("#vgw-defence", wrong)
         host.tap("#vgw-save-numbers")
-        assert "not a whole number" in toast(host), wrong
+        says(host, f"“{wrong}” is not a whole number")
     host.fill("#vgw-defence", "150")
     assert host.input_value("#vgw-defence") == "150"  # never cut to "15"
     host.tap("#vgw-save-numbers")
-    assert "0 to 30" in toast(host)  # the game's own sentence
+    says(host, "0 to 30")  # the game's own sentence
+    # put right, the numbers are saved and the error of the try before goes with it at once
+    host.fill("#vgw-defence", "5")
+    host.tap("#vgw-save-numbers")
+    wait_until(host, "document.querySelector('#vgw-attack-value')")
+    assert host.evaluate(ERROR) == ""
     game.close()
