@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import json
+import logging
 import os
 import signal
 import socket
@@ -165,6 +166,18 @@ class Predicate(Protocol):
     def __call__(self, message: dict[str, Any], /) -> object: ...
 
 
+# What the test clients say goes to pytest's log capture, shown with a failing test. With its
+# default logger python-engineio adds a handler writing to the stderr of that moment, which pytest
+# has closed by the time a late client thread writes to it (a "Logging error" after the run).
+CLIENT_LOG = logging.getLogger("tests.client")
+CLIENT_LOG.setLevel(logging.ERROR)  # as python-engineio's default: its errors, not its chatter
+
+
+def socket_client() -> socketio.Client:
+    """A real Socket.IO client as a phone's, without a reconnection of its own."""
+    return socketio.Client(reconnection=False, logger=CLIENT_LOG, engineio_logger=CLIENT_LOG)
+
+
 class Phone:
     """A real python-socketio client that records every message it receives."""
 
@@ -177,7 +190,7 @@ class Phone:
         self.token: str | None = None
         self.seat: int | None = None
         self.changed = threading.Event()
-        self.sio = socketio.Client(reconnection=False)
+        self.sio = socket_client()
         # python-socketio's client hands each message to a thread of its own, so two updates can
         # be handled out of order; a browser handles them in order, and so does this phone
         trigger = self.sio.eio._trigger_event

@@ -21,7 +21,15 @@ import socketio
 from longhall.server.games.api import progress_actions
 from longhall.server.games.registry import GAMES
 
-from ..support import Phone, RawWebSocket, ServerProcess, received, replay_states, short_deck
+from ..support import (
+    Phone,
+    RawWebSocket,
+    ServerProcess,
+    received,
+    replay_states,
+    short_deck,
+    socket_client,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -379,7 +387,7 @@ def test_a_refused_connection_tells_the_phone_why(server: ServerProcess) -> None
     gets the error's code as ``connect_error`` data: the page then forgets the token."""
     for auth, code in (({"token": "x" * 32}, "bad_token"), ({"code": "nope"}, "bad_code")):
         refused: list[Any] = []
-        sio = socketio.Client(reconnection=False)
+        sio = socket_client()
         sio.on("connect_error", refused.append)
         with pytest.raises(socketio.exceptions.ConnectionError):
             sio.connect(server.url, auth=auth, transports=["websocket"], wait_timeout=5)

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import socketio
 
-from ..support import Phone, ServerProcess
+from ..support import Phone, ServerProcess, socket_client
 
 
 @pytest.fixture
@@ -51,7 +51,7 @@ def seated(server: ServerProcess, names: list[str]) -> list[Phone]:
 def refusal(server: ServerProcess, auth: dict[str, Any]) -> dict[str, Any]:
     """The ``connect_error`` data a phone gets for ``auth``, as the browser's client reads it."""
     refused: list[Any] = []
-    sio = socketio.Client(reconnection=False)
+    sio = socket_client()
     sio.on("connect_error", refused.append)
     with pytest.raises(socketio.exceptions.ConnectionError):
         sio.connect(server.url, auth=auth, transports=["websocket"], wait_timeout=5)
