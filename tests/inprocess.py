@@ -116,6 +116,25 @@ def seated(longhall: Longhall, names: list[str]) -> list[Client]:
 Guest = Callable[[], Client]
 
 
+def play_until(table: Table, phones: list[Client], done: Callable[[GameState], bool]) -> None:
+    """Play the running game on until ``done(game)``: each move the choice of a greedy bot for
+    the seat, sent from that seat's phone (a seated phone of ``phones``), and NEXT pressed when
+    only the table may go on. For a test to start at the phase it is about (seeded games play
+    alike: the bots' seeds come from the seat)."""
+    spec = table.spec
+    by_seat = {phone.seat: phone for phone in phones if phone.seat is not None}
+    bots = {seat: spec.bots["greedy"](seat) for seat in by_seat}
+    while not done(state := game(table)):
+        assert table.data.status == "playing", "the game ended first"
+        active = state.active_seats()
+        if active:
+            seat = active[0]
+            ack = by_seat[seat].act(**bots[seat].choose(state, seat))
+        else:
+            ack = table.press_next()
+        assert ack["ok"], ack
+
+
 def finish(table: Table, totals: list[int], winners: list[int]) -> None:
     """Seed the end of the running game: the engine is told it is over with these scores, and
     one legal move (a real command, journalled) ends it as the table ends any game."""
