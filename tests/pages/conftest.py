@@ -51,12 +51,38 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
+def browser_contexts(request: pytest.FixtureRequest) -> list[Any]:
+    """The browser's contexts now, if the test uses the browser."""
+    if "browser" not in request.fixturenames:
+        return []
+    return list(request.getfixturevalue("browser").contexts)
+
+
+def close_pages(request: pytest.FixtureRequest, kept: list[Any]) -> None:
+    """Close every browser context (its pages) but ``kept``, such as a module's shared page. A
+    page left open goes on running for the rest of the session (reconnecting to a server long
+    stopped, looping its wake video), and its kept-alive connection holds its server's stop for
+    gunicorn's linger, 2 s."""
+    for context in browser_contexts(request):
+        if context not in kept:
+            context.close()
+
+
+@pytest.fixture(autouse=True)
+def pages_closed(request: pytest.FixtureRequest) -> Iterator[None]:
+    kept = browser_contexts(request)
+    yield
+    close_pages(request, kept)
+
+
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProcess]:
+def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[ServerProcess]:
     short_deck(tmp_path)  # Eketorp's whole games in three rounds
+    kept = browser_contexts(request)
     proc = ServerProcess(tmp_path, "--bot-delay", "0.05", "--rate-limit", "1000", "--seed", "7")
     proc.start()
     yield proc
+    close_pages(request, kept)  # first: the server then stops at once
     proc.stop()
 
 
