@@ -135,7 +135,7 @@ function gameChoice(table) {
 }
 
 async function loadHistory() {
-  const answer = await send("history");
+  const answer = await send("history", {}, { keepError: true });
   ui.history = answer && answer.ok ? answer.games : [];
   ui.players = answer && answer.ok ? answer.players : [];
   render();

@@ -84,12 +84,15 @@ export function currentGame() {
 
 // -- sending -------------------------------------------------------------------------------------
 
-export async function send(type, fields = {}) {
+/** Send a command and wait for its answer (null while one is on its way, or offline); a
+ * refusal is said in an error toast. An error answers the player's last try: a new try takes it
+ * away, or a player who has put it right would read it for seconds more, over a try that went
+ * through. ``keepError``: not a new try but a step the page takes by itself (a viking put back
+ * after its move was refused, the history loaded): the error stays. */
+export async function send(type, fields = {}, { keepError = false } = {}) {
   if (ui.pending || !online) return null;
   ui.pending = true;
-  // an error answers the last try: a new one takes it away, or a player who has put it right
-  // would read it for seconds more, over a try that went through
-  if (ui.toast && ui.toast.kind === "error") { clearTimeout(ui.toastTimer); ui.toast = null; }
+  if (!keepError && ui.toast && ui.toast.kind === "error") { clearTimeout(ui.toastTimer); ui.toast = null; }
   render();
   const answer = await conn.send(type, fields);
   ui.pending = false;
@@ -98,7 +101,7 @@ export async function send(type, fields = {}) {
   return answer;
 }
 
-export const act = (action) => send("act", { action: strip(action) });
+export const act = (action, options) => send("act", { action: strip(action) }, options);
 
 // Two steps in a row (a move is "unplace" then "place"): the second must be made against the
 // table as the first left it, so wait until its update is here (it normally comes before the

@@ -429,7 +429,7 @@ function welcomeBack(free, full) {
   if (!phone || !online) return null;
   if (ui.recalled === undefined) {
     ui.recalled = null;
-    send("recall", { phone }).then((answer) => { ui.recalled = answer && answer.ok ? answer.player : null; render(); });
+    send("recall", { phone }, { keepError: true }).then((answer) => { ui.recalled = answer && answer.ok ? answer.player : null; render(); });
   }
   const known = ui.recalled;
   if (!known) return null;

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from longhall.server.games.api import IllegalAction
 from longhall.server.games.eketorp import EketorpState
 
 from ..games.eketorp.helpers import (
@@ -363,6 +364,38 @@ def test_a_placed_viking_moves_with_two_taps(browser: Any, server: ServerProcess
     page.tap("#commit")
     wait_until(page, "document.querySelector('#commit') === null")
     assert st.committed[RED]
+    phone.no_errors()
+
+
+def test_a_move_the_table_refuses_puts_the_viking_back_and_says_why(
+    browser: Any, server: ServerProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A move is two steps: the viking taken up, then put down. When the table refuses the
+    second (the host paused the game in between, say), the phone puts the viking back where it
+    stood, and the reason stays on the screen over that step of its own."""
+    st = new_game(4)
+    phone = Phone(browser, server, st, seat=RED)
+    page = phone.page
+    page.wait_for_selector("[data-dest=A]")
+    page.tap("[data-dest=A]")
+    phone.settle()
+    apply = EketorpState.apply
+
+    def paused_before_b(state: EketorpState, seat: int | None, action: dict[str, Any]) -> None:
+        if action == {"type": "place", "to": "B"}:
+            raise IllegalAction("paused", "The game is paused.")
+        apply(state, seat, action)
+
+    monkeypatch.setattr(EketorpState, "apply", paused_before_b)
+    page.tap("[data-place=A] .dest-count")
+    phone.settle()
+    page.tap("[data-dest=B]")
+    phone.settle()
+    assert [a["type"] for a in phone.actions()[-3:]] == ["unplace", "place", "place"]
+    assert phone.refused == ["paused"]
+    assert st.plans[RED] == {"A": 1}  # back where it stood
+    assert count_at(page, "A") == f"{TIMES}1"
+    assert "The game is paused." in page.inner_text(".toast-error")
     phone.no_errors()
 
 

@@ -45,6 +45,8 @@ def test_printed_numbers_are_filled_in_and_wrong_ones_are_said(
     # put right, the numbers are saved and the error of the try before goes with it at once
     host.fill("#vgw-defence", "5")
     host.tap("#vgw-save-numbers")
+    # gone as the save leaves, before its answer (drawn once the finger has lifted)
+    assert host.evaluate("async () => (await import('/phone/page.js')).ui.toast") is None
     wait_until(host, "document.querySelector('#vgw-attack-value')")
     assert host.evaluate(ERROR) == ""
     game.close()
