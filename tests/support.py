@@ -171,6 +171,7 @@ class Predicate(Protocol):
 # has closed by the time a late client thread writes to it (a "Logging error" after the run).
 CLIENT_LOG = logging.getLogger("tests.client")
 CLIENT_LOG.setLevel(logging.ERROR)  # as python-engineio's default: its errors, not its chatter
+CLIENT_LOG.addHandler(logging.NullHandler())  # after pytest's capture: nowhere, not stderr
 
 
 def socket_client() -> socketio.Client:

@@ -4,6 +4,7 @@ played on in-process to the phase, then the server started on its store."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from longhall.server.games.api import GameState
 from longhall.server.web.app import create_app
 from tests.inprocess import play_until, seated
 
-from ..support import ServerProcess
+from ..support import Phone, ServerProcess
 from .conftest import PHONE, Watched, screenshot, wait_until
 from .test_game import CLICKABLE
 
@@ -36,10 +37,10 @@ PHASES = {
 }
 
 
-def seed_at(data_dir: Path, phase: str) -> tuple[str, str]:
+def seed_at(data_dir: Path, phase: str) -> tuple[str, int, dict[int, str]]:
     """Four players' Eketorp, played on to ``phase`` (with seed 0 every phase comes within 150
-    moves, in the second round). Returns the table code and the token of the phone to take
-    offline: one that has something to decide there, if any has."""
+    moves; loot and sharing in the second round). Returns the table code, the seat whose phone
+    goes offline (one that has something to decide there, if any has) and every seat's token."""
     lh = create_app(Settings(data_dir=data_dir, gpio="off", seed=0, rate=1000.0))
     try:
         phones = seated(lh, ["Anna", "Bram", "Carla", "Dirk"])
@@ -54,9 +55,8 @@ def seed_at(data_dir: Path, phase: str) -> tuple[str, str]:
 
         play_until(lh.table, phones, there)
         active = lh.table.game.active_seats() if lh.table.game else []
-        token = phones[active[0] if active else 0].token
-        assert token is not None
-        return lh.table.data.code, token
+        tokens = {p.seat: p.token for p in phones if p.seat is not None and p.token is not None}
+        return lh.table.data.code, active[0] if active else 0, tokens
     finally:
         lh.stop()
 
@@ -72,22 +72,29 @@ def private_picture(page: Any) -> tuple[str, str]:
     )
 
 
+SCREEN = "document.querySelector('main.screen')?.innerText ?? ''"
+
+
 @pytest.mark.parametrize("phase", list(PHASES))
 def test_a_phone_goes_offline_and_comes_back(browser: Any, tmp_path: Path, phase: str) -> None:
-    code, token = seed_at(tmp_path, phase)
+    """Offline, the phone says so and takes no tap; back, it is sent the table as it is now
+    and draws it. In planning another player places a viking meanwhile (the phone must catch
+    up); elsewhere nobody plays, and the phone comes back to the very screen it left."""
+    code, seat, tokens = seed_at(tmp_path, phase)
     server = ServerProcess(tmp_path)
-    server.start()
     context = browser.new_context(**PHONE, locale="en")
     try:
+        server.start()
         phone = Watched(context.new_page(), f"phone in {phase}")
         page = phone.page
         page.goto(f"{server.url}/join/{code}")
-        page.evaluate(f"localStorage.setItem('longhall.token.{code}', '{token}')")
+        page.evaluate(f"localStorage.setItem('longhall.token.{code}', '{tokens[seat]}')")
         page.reload()
         wait_until(page, f"document.body.dataset.phase === '{phase}'")
         wait_until(page, "document.body.dataset.pending !== 'true'")
         screenshot(page, f"phone-en-{phase}")
         version, before = private_picture(page)
+        screen = page.evaluate(SCREEN)
         target = page.query_selector(CLICKABLE)  # what this phone may do here, online
         assert target is not None, "nothing to do on this phone"
         page.context.set_offline(True)
@@ -96,11 +103,33 @@ def test_a_phone_goes_offline_and_comes_back(browser: Any, tmp_path: Path, phase
         with pytest.raises(PlaywrightError, match=r"intercepts pointer events|Timeout"):
             target.tap(timeout=800, trial=True)  # ... and takes no tap
         screenshot(page, f"phone-offline-{phase}")
+        if phase == "planning":  # meanwhile another player places a viking
+            other = Phone(server.url, {"token": tokens[(seat + 1) % len(tokens)]}).connect()
+            place = next(a for a in other.current["game"]["legal"] if a["type"] == "place")
+            assert other.command("act", action=place)["ok"]
+            other.disconnect()
+        heard = len(phone.messages)
         page.context.set_offline(False)
         wait_until(page, "document.body.dataset.online === 'true'", timeout=20)
         page.wait_for_selector(".offline", state="detached", timeout=10000)
-        # nobody else plays here: the phone comes back to the very screen it left
-        assert private_picture(page) == (version, before)
+        # the table as it is now is sent again on the new connection, and drawn
+        deadline = time.monotonic() + 10
+        while not [m for e, m in phone.messages[heard:] if e == "snapshot"]:
+            assert time.monotonic() < deadline, "no snapshot after coming back"
+            page.wait_for_timeout(50)
+        now = [m for e, m in phone.messages[heard:] if e == "snapshot"][-1]["version"]
+        wait_until(page, f"document.body.dataset.version === '{now}'")
+        if phase == "planning":
+            assert now > int(version)
+            assert private_picture(page)[1] == before  # the same phase, its own hand as it was
+        else:
+            assert now == int(version)
+            assert private_picture(page) == (version, before)
+            assert page.evaluate(SCREEN) == screen
+        page.wait_for_selector(".offline", state="detached")
+        target = page.query_selector(CLICKABLE)
+        assert target is not None
+        target.tap(trial=True)  # and it takes taps again
         assert phone.errors == [], f"console errors: {phone.errors}"
     finally:
         context.close()
