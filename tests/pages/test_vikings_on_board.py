@@ -133,11 +133,6 @@ def drawn_step(page: Any) -> tuple[int, str]:
     return int(version), str(kind)
 
 
-def step_kind(page: Any) -> str:
-    """What kind of step the phone is at."""
-    return drawn_step(page)[1]
-
-
 RANKED = ".vob-sailing .vob-influence"
 TODO = "[...document.querySelectorAll('.vob-todo li')].map((li) => li.textContent)"
 
@@ -187,11 +182,10 @@ def test_a_whole_two_player_game_with_two_phones(browser: Any, server: ServerPro
         acted = False
         for seat, phone in enumerate(phones):
             page = phone.page
-            kind = step_kind(page)
+            drawn, kind = drawn_step(page)
             if page.query_selector(CLICKABLE) is None:
                 continue
             if kind not in reloaded:  # a reload at every kind of step draws it back the same
-                drawn, kind = drawn_step(page)  # the step of the version reloaded
                 page.reload()
                 # waits, not timings: generous for a machine shared by many jobs
                 wait_until(page, "document.body.dataset.online === 'true'", timeout=60)
