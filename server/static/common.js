@@ -188,6 +188,11 @@ export function oncePerFrame(draw) {
 
 // Form fields: what is typed or picked in one lives in the element, not in its attributes.
 const FIELDS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
+// A box that opens (<details>): the player opens and closes it, and its ``open`` attribute
+// follows. The state the page last knew (``__open``: what it asked for, or what the box's toggle
+// event told it) is kept on the box, and ``show`` changes the box only where the page asks for
+// another: a redraw that comes between the tap and its toggle event (the event comes a moment
+// after the tap) leaves the box as the player left it.
 
 /** Create an element: h("button", {class: "x", onclick: f}, "text", child, ...). Its handlers
  * are kept on the element (``__on``) behind one listener, so that ``show`` can hand them to the
@@ -220,6 +225,10 @@ export function h(tag, attrs = {}, ...children) {
       el.setAttribute(key, value);
     }
   }
+  if (el.tagName === "DETAILS") {
+    el.__open = el.open;
+    el.addEventListener("toggle", toggled);
+  }
   append(el, children);
   return el;
 }
@@ -236,6 +245,10 @@ function append(el, children) {
       el.append(document.createTextNode(String(child)));
     }
   }
+}
+
+function toggled() {
+  this.__open = this.open;
 }
 
 function dispatch(event) {
@@ -296,15 +309,20 @@ function same(there, node) {
 }
 
 function morph(old, fresh) {
+  const box = old.tagName === "DETAILS";
   const had = old.attributes;
   for (let i = had.length - 1; i >= 0; i--) {
-    if (!fresh.hasAttribute(had[i].name)) old.removeAttribute(had[i].name);
+    if (!fresh.hasAttribute(had[i].name) && !(box && had[i].name === "open")) old.removeAttribute(had[i].name);
+  }
+  if (box) {
+    if (fresh.__open !== old.__open) old.open = fresh.__open; // the page's own change
+    old.__open = fresh.__open;
   }
   const wanted = fresh.attributes;
   let valueChanged = false;
   for (let i = 0; i < wanted.length; i++) {
     const { name, value } = wanted[i];
-    if (old.getAttribute(name) === value) continue;
+    if (old.getAttribute(name) === value || (box && name === "open")) continue;
     // a style through the CSSOM: the pages' Content-Security-Policy blocks one written as text
     if (name === "style") old.style.cssText = fresh.style.cssText;
     else old.setAttribute(name, value);

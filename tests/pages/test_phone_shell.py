@@ -37,7 +37,24 @@ def test_the_box_to_change_colour_stays_as_the_player_left_it_across_updates(
         if opened:
             page.tap("details.profile summary")  # and the player closes it
             wait_until(page, f"!{is_open}")
+    # a redraw between the tap and the box's toggle event (which comes a moment later) too
+    for opened in (True, False):
+        assert page.evaluate(TAP_AND_REDRAW) == [opened, opened]
     phone.no_errors()
+
+
+# the summary tapped and the page redrawn at once, before the toggle event can come; then again
+# once it came: whether the box is open each time
+TAP_AND_REDRAW = """async () => {
+  const { render } = await import('/phone/page.js');
+  const box = () => document.querySelector('details.profile');
+  box().querySelector('summary').click();
+  render();
+  const first = box().open;
+  await new Promise((told) => box().addEventListener('toggle', told, { once: true }));
+  render();
+  return [first, box().open];
+}"""
 
 
 # -- 2. a new screen opens at its top -----------------------------------------------------------
