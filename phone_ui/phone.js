@@ -223,10 +223,12 @@ document.addEventListener("visibilitychange", () => {
 // -- rendering -----------------------------------------------------------------------------------
 
 // The page redraws from every update. An update that lands while a finger is on the glass would
-// replace the button under it and the tap would be lost: hold redraws until the finger lifts, but
-// no longer than a tap lasts. A press longer than that is no tap (the browser makes it a long
-// press, with no click), and a thumb left resting on the glass must not freeze the screen.
+// replace the button under it and the tap would be lost: hold redraws until the finger lifts and
+// its click has been handled, but no longer than a tap lasts. A press longer than that is no tap
+// (the browser makes it a long press, with no click), and a thumb left resting on the glass must
+// not freeze the screen.
 const HOLD_MS = 1000;
+const NO_CLICK_MS = 60; // after a lift with no click (a scroll), or one a handler kept to itself
 let pressing = false;
 let redrawHeld = false;
 let holdTimer = 0;
@@ -248,9 +250,16 @@ document.addEventListener("pointerdown", () => {
 for (const event of ["pointerup", "pointercancel"]) {
   document.addEventListener(event, () => {
     clearTimeout(holdTimer);
-    holdTimer = setTimeout(letGo, 60); // after the click that follows pointerup
+    holdTimer = setTimeout(letGo, NO_CLICK_MS);
   }, true);
 }
+// The click has found its button: the tap's own redraw is drawn at once (not 60 ms later), and
+// once every handler has run, an update that waited meanwhile.
+document.addEventListener("click", () => { pressing = false; }, true);
+window.addEventListener("click", () => {
+  clearTimeout(holdTimer);
+  letGo();
+});
 
 // An update is drawn once a frame, with the latest (a player's move, the bot's answer, the next
 // phase may come in one); a tap's own redraw is drawn at once.
@@ -261,6 +270,7 @@ function draw() {
     redrawHeld = true;
     return;
   }
+  redrawHeld = false; // drawn now, with the latest
   // what the page shows, for people's tools and the tests: never anything secret
   Object.assign(document.body.dataset, {
     version: msg ? msg.version : "",

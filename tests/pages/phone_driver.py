@@ -226,7 +226,7 @@ class Phone(StandInPage):
 
     def settle(self, timeout: float = 10) -> None:
         """Wait until the page has drawn the last answer and nothing is on its way (a tap may
-        send two commands, and a redraw waits 60 ms after the finger lifts)."""
+        send two commands, and an update waits for the finger to lift)."""
         deadline = time.monotonic() + timeout
         last, stable = None, 0
         while time.monotonic() < deadline:

@@ -1,6 +1,6 @@
 """The phone page's shell, what a player meets in every game: the lobby's box to change colour, a
 new screen that opens at its top, a finger on the glass that holds the redraw only as long as a
-tap, and the screen kept on while a game is played.
+tap and no longer than its click, and the screen kept on while a game is played.
 
 Most tests put the phone where they need it through the stand-in server (phone_driver.py, as in
 test_phone_flow.py); the last plays against a real server (the game starts, the screen keeps on).
@@ -101,6 +101,34 @@ def test_a_thumb_resting_on_the_glass_does_not_freeze_the_screen(
     plan(st, {}, reveal=False)  # everyone commits ...
     phone.push()  # ... and the phase changes
     wait_until(page, "document.body.dataset.phase === 'reveal'")
+    phone.no_errors()
+
+
+# the finger lifts and its click lands on the help button, in one go: what the page draws then,
+# before any timer could run (the held update's version, and the help sheet the tap opened)
+LIFT_AND_TAP_HELP = """() => {
+  const help = document.querySelector('header button.icon');
+  help.dispatchEvent(new PointerEvent('pointerup', {bubbles: true}));
+  help.click();
+  return [document.body.dataset.version, !!document.querySelector('.sheet')];
+}"""
+
+
+def test_a_tap_is_drawn_as_soon_as_its_click_is_handled(
+    browser: Any, server: ServerProcess
+) -> None:
+    """The finger's hold ends with its click: the tap's own change, and an update that came
+    while the finger was down, are drawn at once, not a moment after the finger lifts."""
+    st = new_game(4)
+    phone = Phone(browser, server, st)
+    page = phone.page
+    wait_until(page, "document.body.dataset.phase === 'planning'")
+    before = page.evaluate("document.body.dataset.version")
+    page.dispatch_event("header button.icon", "pointerdown")
+    phone.others(BLUE, {"type": "place", "to": "A"})  # an update while the finger is down
+    page.evaluate("new Promise((drawn) => requestAnimationFrame(drawn))")  # its redraw held
+    assert page.evaluate("document.body.dataset.version") == before
+    assert page.evaluate(LIFT_AND_TAP_HELP) == [str(phone.version), True]
     phone.no_errors()
 
 
