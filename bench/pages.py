@@ -21,6 +21,10 @@ Pi 4 runs the kiosk; ``--phone-throttle``, 6 as an old phone):
 through the pages' own Socket.IO client and draws nothing, throttled alike (what a page measures
 above it is its own work).
 
+``--taps N`` measures only a phone's taps: the host's old phone (throttled and on the Wi-Fi-like
+link as above) taps a game to play N times in the lobby, and each time the probe (``TAP_PROBE``)
+takes the time from the finger's lift to the frame that shows the table's answer painted.
+
 ``--replay`` measures only this, to compare one change to the pages with another: a whole bot
 game of each game is recorded (every state the table display is sent, and the host's phone, its
 seat played by a bot; the server's seed fixed), then handed to the table display and to a phone,
@@ -49,7 +53,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.engine import machine
-from tests.pages.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
+from tests.pages.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, wait_until
 from tests.support import Phone, ServerProcess, received
 
 
@@ -151,6 +155,21 @@ window.WebSocket = class extends NativeWebSocket {
     });
   }
 };
+"""
+# Added to a phone before its own scripts: from the finger's lift to the first task after the
+# frame that shows the table's answer (the page's version changed) painted.
+TAP_PROBE = """
+window.__benchTaps = [];
+let lifted = null;
+document.addEventListener("pointerup", () => { lifted = performance.now(); }, true);
+new MutationObserver((records) => {
+  const changed = records.some((r) => r.oldValue !== r.target.dataset.version);
+  if (lifted === null || !changed) return;
+  const from = lifted;
+  lifted = null;
+  const drawn = () => window.__benchTaps.push(performance.now() - from);
+  requestAnimationFrame(() => setTimeout(drawn, 0));
+}).observe(document, { subtree: true, attributeFilter: ["data-version"], attributeOldValue: true });
 """
 # what the probe kept so far, forgotten from the moment the game starts
 FORGET = "for (const k of ['Frames', 'InFrame', 'LongTasks']) window[`__bench${k}`].length = 0"
@@ -321,6 +340,31 @@ def phone_figures(browser: Any, server: ServerProcess, rate: float) -> dict[str,
     return result
 
 
+def tap_figures(browser: Any, server: ServerProcess, rate: float, taps: int) -> dict[str, Any]:
+    """The host's old phone on the table's Wi-Fi, in the lobby: ``taps`` taps on a game to
+    play, one game then the other, each answered by the table; from the finger's lift to the
+    answer drawn. A tap comes 300 ms after the last answer, as a player's next one would."""
+    code = table_code(server)
+    context = browser.new_context(**PHONE)
+    page, cdp = throttled(context, rate)
+    page.add_init_script(TAP_PROBE)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", WIFI)
+    page.goto(f"{server.url}/join/{code}")
+    page.fill("#name", "Host")
+    page.tap("#join")
+    page.wait_for_selector("[data-game]")
+    page.wait_for_timeout(300)
+    page.evaluate("window.__benchTaps.length = 0")  # the join's own tap
+    for i in range(taps):
+        page.wait_for_timeout(300)
+        page.tap(f"[data-game={('eketorp', 'vikings_on_board')[i % 2]}]")
+        wait_until(page, f"window.__benchTaps.length > {i}")
+    result = percentiles(page.evaluate("Array.from(window.__benchTaps)"))
+    context.close()
+    return result
+
+
 def recorded_game(
     server: ServerProcess, game: str, players: int
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -406,6 +450,7 @@ def main() -> None:
     parser.add_argument("--floor", action="store_true", help="also a page that draws nothing")
     parser.add_argument("--replay", action="store_true", help="only a recorded game, replayed")
     parser.add_argument("--gap", type=int, default=60, help="ms between replayed states")
+    parser.add_argument("--taps", type=int, default=0, help="only a phone's N taps, timed")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -416,6 +461,22 @@ def main() -> None:
         )
         server.start()
         return server
+
+    if args.taps:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            server = serve()
+            try:
+                d = tap_figures(browser, server, args.phone_throttle, args.taps)
+            finally:
+                server.stop()
+            browser.close()
+        print(
+            f"phone 390x844, CPU /{args.phone_throttle:g}, 20 Mbit/s and 5 ms: a tap to the"
+            f" table's answer drawn, median {d['median_ms']} ms, p95 {d['p95_ms']}, p99"
+            f" {d['p99_ms']}, worst {d['max_ms']} ({d['updates']} taps)"
+        )
+        return
 
     if args.replay:
         with sync_playwright() as p:
