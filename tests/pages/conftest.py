@@ -151,15 +151,31 @@ class Watched:
 
 
 def wait_until(page: Any, expression: str, timeout: float = 10.0) -> None:
-    """Poll a JavaScript expression until it is true. (Playwright's wait_for_function evaluates
-    strings inside the page, which the pages' strict Content-Security-Policy forbids.)"""
+    """Wait until a JavaScript expression (or the promise it gives) is true, looking again
+    every 10 ms inside the page: one round trip to the browser instead of one per look, and
+    the wait ends within 10 ms of the change. (Playwright's wait_for_function evaluates its
+    string with the page's own eval, which the pages' strict Content-Security-Policy forbids;
+    a function Playwright sends is compiled by the browser itself, as ``evaluate`` always is.)
+    A navigation during the wait (a reload, a new page) starts the wait again on the new page,
+    with what is left of the timeout."""
     import time
 
+    from playwright.sync_api import Error
+
+    look = (
+        "async (ms) => { const end = performance.now() + ms; for (;;) {"
+        f" if (await ({expression}\n)) return true;"
+        " if (performance.now() > end) return false;"
+        " await new Promise((wake) => setTimeout(wake, 10)); } }"
+    )
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if page.evaluate(expression):
-            return
-        page.wait_for_timeout(30)
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            if page.evaluate(look, left * 1000):
+                return
+        except Error as error:
+            if "Execution context was destroyed" not in error.message:
+                raise
     raise TimeoutError(f"still false after {timeout} s: {expression}")
 
 
