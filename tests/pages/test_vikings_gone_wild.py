@@ -46,6 +46,19 @@ def action(kind: str) -> str:
     return f'[data-action*=\'"type":"{kind}"\']:not([disabled])'
 
 
+# what a phone may offer its player, looked for in one go at each step (and whether it waits for
+# the table's answer)
+OFFERS = [
+    "[data-prompt=table_bonus] [data-lay]",
+    *(action(kind) for kind in ("take_mission", "tiebreak", "store", "store_done", "keep")),
+    *("#vgw-claim", "#vgw-defend", "[data-prompt=turn]"),
+]
+OFFERED = """(offers) => [
+  ...(document.body.dataset.pending === 'true' ? ['pending'] : []),
+  ...offers.filter((selector) => document.querySelector(selector)),
+]"""
+
+
 class Player:
     """What one phone does, as a player would: a short plan for each of its turns."""
 
@@ -61,9 +74,10 @@ class Player:
     def step(self) -> bool:
         """Do one thing the phone offers now; False when it waits for someone else."""
         page = self.phone.page
-        if page.evaluate("document.body.dataset.pending") == "true":
+        offers = set(page.evaluate(OFFERED, OFFERS))  # one look at the screen
+        if "pending" in offers:
             return False
-        if has(page, "[data-prompt=table_bonus] [data-lay]"):  # the start player (W1.3, D20)
+        if "[data-prompt=table_bonus] [data-lay]" in offers:  # the start player (W1.3, D20)
             if "bonus_named" not in self.used:
                 page.fill("#vgw-name-bonus_6", "Brewmaster")
                 tap(page, "[data-name-bonus=bonus_6]")
@@ -76,21 +90,21 @@ class Player:
             tap(page, action("bonus_laid"))
             self.used.add("bonus_cards")
             return True
-        if has(page, action("take_mission")):
+        if action("take_mission") in offers:
             tap(page, action("take_mission"))
             self.used.add("mission")
             return True
-        if has(page, "#vgw-claim"):
+        if "#vgw-claim" in offers:
             for selector in ("[data-bonus]:nth-of-type(1)", "[data-bonus]:nth-of-type(3)"):
                 if self.seat == 0 or selector.endswith("(1)"):
                     tap(page, selector, wait=False)
             tap(page, "#vgw-claim")
             self.used.add("bonus")
             return True
-        if has(page, action("tiebreak")):
+        if action("tiebreak") in offers:
             tap(page, action("tiebreak"))
             return True
-        if has(page, "#vgw-defend"):
+        if "#vgw-defend" in offers:
             self.defended += 1
             if self.defended % 2:
                 page.fill("#vgw-def-cards", "1")
@@ -102,18 +116,18 @@ class Player:
                 tap(page, action("defend"))
             self.used.add("defend")
             return True
-        if has(page, action("store")):
+        if action("store") in offers:
             tap(page, action("store"))
             self.used.add("store")
             return True
-        if has(page, action("store_done")):
+        if action("store_done") in offers:
             tap(page, action("store_done"))
             return True
-        if has(page, action("keep")):
+        if action("keep") in offers:
             tap(page, f"{action('keep')}:last-of-type")
             self.used.add("keep")
             return True
-        if has(page, "[data-prompt=turn]"):
+        if "[data-prompt=turn]" in offers:
             return self.turn(page)
         return False
 
@@ -320,6 +334,8 @@ def test_a_whole_game_with_three_phones(browser: Any, server: ServerProcess) -> 
     tap_until(host, dutch, f"!!document.querySelector('{dutch}.chosen')")
     wait_until(table.page, "document.documentElement.lang === 'nl'")
     wait_until(table.page, "document.querySelector('.vgw-lobby-facts[data-end-mark=\"30\"]')")
+    # the page's language is set just before the frame that draws its words
+    wait_until(table.page, "document.querySelector('.game-facts').innerText.includes('spelers')")
     facts = table.page.inner_text(".game-facts")
     assert "Vikings Gone Wild" in facts and "2\u20134 spelers" in facts and "45 minuten" in facts
     host.tap("#start")
