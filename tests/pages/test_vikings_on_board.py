@@ -94,11 +94,13 @@ def choose(phone: Watched, rnd: random.Random, used: set[str], buildings: set[st
     """Tap one thing this phone may do now, preferring what has not been done yet."""
     page = phone.page
     options = []
-    for element in page.query_selector_all(CLICKABLE):
-        raw = element.get_attribute("data-action")
-        action = (
-            json.loads(raw) if raw else {"type": f"table:{element.get_attribute('data-table')}"}
-        )
+    elements = page.query_selector_all(CLICKABLE)
+    # every element's action read in one go
+    attributes = page.evaluate(
+        "(els) => els.map((e) => [e.dataset.action, e.dataset.table])", elements
+    )
+    for element, (raw, table) in zip(elements, attributes, strict=True):
+        action = json.loads(raw) if raw else {"type": f"table:{table}"}
         kind = action.get("type")
         fresh = kind not in used or (kind == "go" and action["building"] not in buildings)
         if kind == "back" and "back" in used:
