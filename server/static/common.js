@@ -252,6 +252,8 @@ function toggled() {
 }
 
 function dispatch(event) {
+  // a box built for a redraw and never shown still tells of the state it was built in
+  if (event.type === "toggle" && !this.isConnected) return undefined;
   const handler = this.__on && this.__on[event.type];
   return handler ? handler.call(this, event) : undefined;
 }
@@ -285,9 +287,18 @@ function morphChildren(old, fresh) {
       there = after;
       continue; // ``node`` again, against the node that equals it
     } else if (!same(there, node)) {
+      // an element in use (a field, a box, a button) stays when one comes or goes ahead of it
       const after = there.nextSibling;
-      old.replaceChild(node, there);
-      there = after;
+      if (next && there.__live && same(there, next)) {
+        old.insertBefore(node, there);
+      } else if (after && after.__live && same(after, node)) {
+        old.removeChild(there);
+        there = after;
+        continue; // ``node`` again, against the element in use
+      } else {
+        old.replaceChild(node, there);
+        there = after;
+      }
     } else {
       if (node.nodeType === Node.ELEMENT_NODE) morph(there, node);
       else if (there.data !== node.data) there.data = node.data;

@@ -113,6 +113,31 @@ def test_a_field_being_typed_in_keeps_its_text_when_a_line_comes_ahead_of_it(pag
     assert kept == [True, "Ann", True, ["b", "a", ""]]
 
 
+def test_an_element_in_use_stays_when_one_comes_or_goes_ahead_of_it(page: Any) -> None:
+    """A field with its text and a box the player opened stay the very elements on the screen
+    when a note comes ahead of them, and when it goes again."""
+    got = page.evaluate("""async () => {
+      const { h, show } = await import("/static/common.js");
+      const box = document.createElement("div");
+      document.body.append(box);
+      const screen = (note) => [note ? h("p", {}, "note") : null, h("input", { id: "typed" }),
+        h("details", { ontoggle: () => {} }, h("summary", {}, "more"))];
+      show(box, screen(false));
+      const [input, details] = [box.querySelector("input"), box.querySelector("details")];
+      input.value = "Ann";
+      details.open = true;
+      const kept = () => box.querySelector("input") === input && input.value === "Ann"
+        && box.querySelector("details") === details && details.open;
+      show(box, screen(true));
+      const ahead = kept();
+      show(box, screen(false));
+      const out = [ahead, kept(), Array.from(box.children, (el) => el.tagName)];
+      box.remove();
+      return out;
+    }""")
+    assert got == [True, True, ["INPUT", "DETAILS"]]
+
+
 def test_a_changed_style_reaches_the_element_despite_the_content_security_policy(
     page: Any,
 ) -> None:
