@@ -253,9 +253,8 @@ for (const event of ["pointerup", "pointercancel"]) {
     holdTimer = setTimeout(letGo, NO_CLICK_MS);
   }, true);
 }
-// The click has found its button: the tap's own redraw is drawn at once (not 60 ms later), and
-// once every handler has run, an update that waited meanwhile.
-document.addEventListener("click", () => { pressing = false; }, true);
+// The click has found its button: once its handlers have run, the tap's own redraw and an update
+// that waited meanwhile are drawn at once, not 60 ms later.
 window.addEventListener("click", () => {
   clearTimeout(holdTimer);
   letGo();
@@ -270,7 +269,6 @@ function draw() {
     redrawHeld = true;
     return;
   }
-  redrawHeld = false; // drawn now, with the latest
   // what the page shows, for people's tools and the tests: never anything secret
   Object.assign(document.body.dataset, {
     version: msg ? msg.version : "",
