@@ -157,16 +157,20 @@ def wait_until(page: Any, expression: str, timeout: float = 10.0) -> None:
     string with the page's own eval, which the pages' strict Content-Security-Policy forbids;
     a function Playwright sends is compiled by the browser itself, as ``evaluate`` always is.)
     A navigation during the wait (a reload, a new page) starts the wait again on the new page,
-    with what is left of the timeout."""
+    with what is left of the timeout. The looking runs on the page's own timers: a page whose
+    clock a test has paused (``page.clock``) is to be waited for another way."""
     import time
 
     from playwright.sync_api import Error
 
+    # its names are unlikely to hide a page's own; a function given by mistake would be true
     look = (
-        "async (ms) => { const end = performance.now() + ms; for (;;) {"
-        f" if (await ({expression}\n)) return true;"
-        " if (performance.now() > end) return false;"
-        " await new Promise((wake) => setTimeout(wake, 10)); } }"
+        "async (__waitMs) => { const __waitEnd = performance.now() + __waitMs; for (;;) {"
+        f" const __waitValue = await ({expression}\n);"
+        " if (typeof __waitValue === 'function') throw new Error('wait_until: not an expression');"
+        " if (__waitValue) return true;"
+        " if (performance.now() > __waitEnd) return false;"
+        " await new Promise((__waitWake) => setTimeout(__waitWake, 10)); } }"
     )
     deadline = time.monotonic() + timeout
     while (left := deadline - time.monotonic()) > 0:
