@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import statistics
 import sys
 import tempfile
@@ -157,7 +158,9 @@ window.WebSocket = class extends NativeWebSocket {
 };
 """
 # Added to a phone before its own scripts: from the finger's lift to the first task after the
-# frame that shows the table's answer (the page's version changed) painted.
+# next animation frame once the table's answer is drawn (the page's version changed). For an
+# answer drawn in a frame's callback, as updates are, that is the frame after the one that paints
+# it: a frame long, at most.
 TAP_PROBE = """
 window.__benchTaps = [];
 let lifted = null;
@@ -343,7 +346,10 @@ def phone_figures(browser: Any, server: ServerProcess, rate: float) -> dict[str,
 def tap_figures(browser: Any, server: ServerProcess, rate: float, taps: int) -> dict[str, Any]:
     """The host's old phone on the table's Wi-Fi, in the lobby: ``taps`` taps on a game to
     play, one game then the other, each answered by the table; from the finger's lift to the
-    answer drawn. A tap comes 300 ms after the last answer, as a player's next one would."""
+    answer drawn. A tap comes 300 to 317 ms after the last answer, as a player's next one
+    would: anywhere in a frame (with a fixed gap, every tap of a run fell at the same point of
+    the frame, and whole runs came out a frame apart)."""
+    rnd = random.Random(taps)
     code = table_code(server)
     context = browser.new_context(**PHONE)
     page, cdp = throttled(context, rate)
@@ -357,7 +363,7 @@ def tap_figures(browser: Any, server: ServerProcess, rate: float, taps: int) -> 
     page.wait_for_timeout(300)
     page.evaluate("window.__benchTaps.length = 0")  # the join's own tap
     for i in range(taps):
-        page.wait_for_timeout(300)
+        page.wait_for_timeout(300 + 17 * rnd.random())
         page.tap(f"[data-game={('eketorp', 'vikings_on_board')[i % 2]}]")
         wait_until(page, f"window.__benchTaps.length > {i}")
     result = percentiles(page.evaluate("Array.from(window.__benchTaps)"))
