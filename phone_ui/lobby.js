@@ -157,11 +157,11 @@ function rememberedPlayers() {
 }
 
 function historyPanel() {
+  // open while the host has it open, its list asked for again at each opening
   const box = h("details", { class: "panel history", ontoggle: async (event) => {
-    if (event.target.open && ui.history === null) {
-      await loadHistory();
-    }
-  }, open: ui.history !== null }, h("summary", {}, t("host.history")));
+    ui.historyOpen = event.target.open;
+    if (ui.historyOpen) await loadHistory();
+  }, open: ui.historyOpen }, h("summary", {}, t("host.history")));
   if (ui.history === null) return box;
   if (!ui.history.length) box.append(h("p", { class: "muted" }, t("host.history_none")));
   const remembered = rememberedPlayers();

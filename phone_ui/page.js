@@ -46,6 +46,7 @@ export const ui = {
   confirmMoveOn: false,
   confirmTakeBack: false,
   history: null, // the host's list of earlier games, once asked for
+  historyOpen: false, // the host opened the box of earlier games
   hostNumber: "", // the number typed while the table chooses its host
   players: null, // the players the table remembers (the host's list), with the history
   recalled: undefined, // what the table remembers of this phone: asked once, then a player or null

@@ -43,6 +43,34 @@ def test_the_box_to_change_colour_stays_as_the_player_left_it_across_updates(
     phone.no_errors()
 
 
+# the host taps the box of earlier games closed; once the page has heard of it (its toggle event)
+CLOSE_HISTORY = """async () => {
+  const box = document.querySelector('details.history');
+  const told = new Promise((heard) => box.addEventListener('toggle', heard, { once: true }));
+  box.querySelector('summary').click();
+  await told;
+}"""
+
+
+def test_the_host_s_box_of_earlier_games_stays_as_the_host_left_it(
+    browser: Any, server: ServerProcess
+) -> None:
+    """The host opens the box of earlier games (its list is asked for) and closes it again:
+    the next update leaves it closed."""
+    phone = Phone(browser, server, new_game(4), status="lobby")
+    page = phone.page
+    is_open = "document.querySelector('details.history').open"
+    page.tap("details.history summary")
+    wait_until(page, "document.querySelector('details.history p.muted')")  # none yet
+    assert page.evaluate(is_open)
+    page.evaluate(CLOSE_HISTORY)
+    phone.push()
+    wait_until(page, f"document.body.dataset.version === '{phone.version}'")
+    assert not page.evaluate(is_open)
+    assert [c["type"] for c in phone.commands] == ["history"]
+    phone.no_errors()
+
+
 # the summary tapped and the page redrawn at once, before the toggle event can come; then again
 # once it came, and once the copy of the box that redraw built (and never showed) has had its own
 # toggle event: whether the box is open each time
