@@ -287,11 +287,16 @@ function morphChildren(old, fresh) {
       there = after;
       continue; // ``node`` again, against the node that equals it
     } else if (!same(there, node)) {
-      // an element in use (a field, a box, a button) stays when one comes or goes ahead of it
+      // an element in use (a field, a box, a button) stays when one comes or goes ahead of it;
+      // where one came and one went would fit as well, the counts left decide, and a field
+      // without an id never becomes the one after a new one of its kind
       const after = there.nextSibling;
-      if (next && there.__live && same(there, next)) {
+      const both = after && next && same(after, next);
+      const more = both ? left(node) - left(there) : 0;
+      if (next && there.__live && same(there, next) && (!both || more > 0)
+          && (there.id || there.nodeName !== node.nodeName)) {
         old.insertBefore(node, there);
-      } else if (after && after.__live && same(after, node)) {
+      } else if (after && after.__live && same(after, node) && (!both || more < 0)) {
         old.removeChild(there);
         there = after;
         continue; // ``node`` again, against the element in use
@@ -311,6 +316,13 @@ function morphChildren(old, fresh) {
     old.removeChild(there);
     there = after;
   }
+}
+
+/** How many nodes there are from ``node`` to the end of its list. */
+function left(node) {
+  let count = 0;
+  for (; node; node = node.nextSibling) count++;
+  return count;
 }
 
 /** Whether ``there`` can become ``node`` in place: the same kind of node, the same tag and id. */

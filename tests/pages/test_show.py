@@ -138,6 +138,40 @@ def test_an_element_in_use_stays_when_one_comes_or_goes_ahead_of_it(page: Any) -
     assert got == [True, True, ["INPUT", "DETAILS"]]
 
 
+# Draws ``before`` then ``after`` (lists of [tag, id]; a field and a button are in use) with
+# show(), the last element of ``before`` being typed in; returns, for each element on the screen
+# after, its tag and id, whether it is an element drawn before (and which), and its text.
+IN_USE = """async ([before, after]) => {
+  const { h, show } = await import("/static/common.js");
+  const make = (items) => items.map(([tag, id]) => h(tag, { id: id || undefined,
+    onclick: tag === "button" ? () => {} : undefined }, tag === "p" ? "note" : ""));
+  const box = document.createElement("div");
+  document.body.append(box);
+  show(box, make(before));
+  Array.from(box.children).forEach((el, i) => { el.mark = i; });
+  box.lastChild.value = "typed";
+  show(box, make(after));
+  const out = Array.from(box.children, (el) => [el.tagName + (el.id ? "#" + el.id : ""),
+    el.mark ?? null, el.value ?? null]);
+  box.remove();
+  return out;
+}"""
+
+
+def test_one_changed_ahead_of_elements_in_use_keeps_each_where_it_was(page: Any) -> None:
+    """Where a new element takes the place of an old one ahead of elements in use (fields, a
+    button), those stay, each the one it was: a field's text never moves to another field."""
+    two = page.evaluate(IN_USE, [[["input", ""], ["input", ""]], [["p", ""], ["input", ""]]])
+    assert two == [["P", None, None], ["INPUT", 1, "typed"]]
+    button = page.evaluate(IN_USE, [[["p", ""], ["button", ""]], [["button", ""], ["button", ""]]])
+    assert button[1][1] == 1  # the button that was there stays, after the new one
+    # a field without an id is not taken for the one after a new field of its kind: its text
+    # does not show in a field it was not typed in
+    got = page.evaluate(IN_USE, [[["input", ""]], [["input", "x"], ["input", ""]]])
+    assert [tag for tag, _, _ in got] == ["INPUT#x", "INPUT"]
+    assert "typed" not in [value for _, _, value in got]
+
+
 def test_a_changed_style_reaches_the_element_despite_the_content_security_policy(
     page: Any,
 ) -> None:
