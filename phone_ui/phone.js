@@ -253,11 +253,12 @@ for (const event of ["pointerup", "pointercancel"]) {
     holdTimer = setTimeout(letGo, NO_CLICK_MS);
   }, true);
 }
-// The click has found its button: once its handlers have run, the tap's own redraw and an update
-// that waited meanwhile are drawn at once, not 60 ms later.
+// The click has found its button: once it is handled, and what it does by default done (a box
+// opened, a field given the click of its label), the tap's own redraw and an update that waited
+// meanwhile are drawn in the next task, not 60 ms later.
 window.addEventListener("click", () => {
   clearTimeout(holdTimer);
-  letGo();
+  holdTimer = setTimeout(letGo, 0);
 });
 
 // An update is drawn once a frame, with the latest (a player's move, the bot's answer, the next
