@@ -288,8 +288,8 @@ function morphChildren(old, fresh) {
       continue; // ``node`` again, against the node that equals it
     } else if (!same(there, node)) {
       // an element in use (a field, a box, a button) stays when one comes or goes ahead of it;
-      // where one came and one went would fit as well, the counts left decide, and a field
-      // without an id never becomes the one after a new one of its kind
+      // where one came and one went would fit as well, the counts left decide, and one without
+      // an id is never taken for the one after a new one of its kind
       const after = there.nextSibling;
       const both = after && next && same(after, next);
       const more = both ? left(node) - left(there) : 0;
