@@ -300,15 +300,18 @@ def untranslated(page: Any) -> str | None:
 
 
 def reload(page: Any, phase: str) -> tuple[str, str]:
-    """Reload a page in ``phase``; return its prompts before and after (the same screen)."""
-    prompt = page.evaluate(PROMPTS)
+    """Reload a page in ``phase``; return its prompts before and after (the same screen, unless
+    the table moved on meanwhile: an update may be on its way as the page reloads)."""
+    version, prompt = page.evaluate(f"[Number(document.body.dataset.version), {PROMPTS}]")
     page.reload()
     # bounds for a stuck page, not timings: a reload under a whole suite with every core busy
     # once took over 10 s to load the page's modules and connect
     wait_until(page, "document.body.dataset.online === 'true'", 30)
-    wait_until(page, f"{PHASE} === '{phase}' || document.body.dataset.status === 'over'", 30)
-    after = page.evaluate(PROMPTS) if page.evaluate(PHASE) == phase else prompt
-    return prompt, after
+    back = f"Number(document.body.dataset.version) >= {version}"
+    drawn = f"!!{PHASE} || document.body.dataset.status === 'over'"
+    wait_until(page, f"{back} && ({drawn})", 30)
+    now, after = page.evaluate(f"[Number(document.body.dataset.version), {PROMPTS}]")
+    return prompt, after if now == version and page.evaluate(PHASE) == phase else prompt
 
 
 def test_a_whole_game_with_three_phones(browser: Any, server: ServerProcess) -> None:
