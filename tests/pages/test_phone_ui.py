@@ -115,7 +115,9 @@ def test_a_phone_whose_seat_was_taken_while_it_slept_offers_to_join_again(
     context = bram.page.context
     bram.page.close()  # the phone sleeps ...
     anna.page.get_by_role("button", name="Send away").last.tap()  # ... and the host removes Bram
-    wait_until(anna.page, "document.querySelectorAll('.seat-row').length === 1")
+    # the table has sent him away: his phone is in the host's list of phones kept out
+    wait_until(anna.page, "document.querySelector('#barred') !== null")
+    assert anna.page.evaluate("document.querySelectorAll('.seat-row').length") == 1
     woken = Watched(context.new_page(), "bram again")
     asked: list[Any] = []  # each time the phone asks the table again, a new WebSocket
     woken.page.on("websocket", lambda ws: asked.append(ws))
