@@ -262,7 +262,8 @@ window.addEventListener("click", () => {
 });
 
 // An update is drawn once a frame, with the latest (a player's move, the bot's answer, the next
-// phase may come in one); a tap's own redraw is drawn at once.
+// phase may come in one); a tap's own redraw is drawn at once, or in the task after its click
+// while its finger holds redraws.
 const drawSoon = oncePerFrame(draw);
 
 function draw() {
