@@ -367,6 +367,41 @@ def test_a_placed_viking_moves_with_two_taps(browser: Any, server: ServerProcess
     phone.no_errors()
 
 
+# where each place of the planning board stands on the page, and how tall it is
+PLACES = """() => [...document.querySelectorAll('.dest')].map((dest) => {
+  const box = dest.getBoundingClientRect();
+  return [dest.dataset.place, box.top + scrollY, box.height];
+})"""
+
+
+def test_a_viking_placed_or_taken_back_moves_no_place_on_the_board(
+    browser: Any, server: ServerProcess
+) -> None:
+    """A place's first viking brings its count and take-back (R3.1: vikings on fields, one per
+    siege field); their room is held while no viking stands there, so a tap moves no place
+    under the player's thumb, on the fields or under the siege fields."""
+    st = new_game(4)
+    phone = Phone(browser, server, st, seat=RED)
+    page = phone.page
+    page.wait_for_selector("[data-dest=A]")
+    before = page.evaluate(PLACES)
+    ram = siege(BLUE, "ram")
+    for place in ("A", ram):
+        page.tap(f"[data-dest='{place}']")
+        phone.settle()
+    assert st.plans[RED] == {"A": 1, ram: 1}
+    assert count_at(page, "A") == f"{TIMES}1"
+    assert page.evaluate(PLACES) == before
+    page.tap(f"[data-place='{ram}'] .take-back")
+    phone.settle()
+    assert st.plans[RED] == {"A": 1}
+    assert page.evaluate(PLACES) == before
+    # where no viking stands, its count and take-back are neither seen nor tapped
+    assert not page.is_visible(f"[data-place='{ram}'] .dest-count")
+    assert not page.is_visible("[data-place=B] .take-back")
+    phone.no_errors()
+
+
 def test_a_move_the_table_refuses_puts_the_viking_back_and_says_why(
     browser: Any, server: ServerProcess, monkeypatch: pytest.MonkeyPatch
 ) -> None:
