@@ -233,6 +233,32 @@ let pressing = false;
 let redrawHeld = false;
 let holdTimer = 0;
 let shownScreen = null; // the table status and game phase last drawn
+let touched = null; // what the last press began on
+
+// What the player touched stays under the finger. A tap's answer may add lines above it (the
+// step's prompt grows, "Chosen: ..." comes), which would move the harbour or the hand down just as
+// the finger goes for its next tap there; another player's move may do the same. So a redraw of
+// the same screen finds where the touched element (or, if the redraw replaced it, its nearest
+// ancestor still there) was and is, and scrolls the page by as much as it moved, as far as the
+// page can scroll. The browser's own scroll anchoring does not do this: it holds what is at the
+// top of the view, and nothing while the page is at its top.
+function whereTouched() {
+  const main = app.querySelector("main.screen");
+  if (!touched || !main || !main.contains(touched)) return null;
+  const marks = [];
+  for (let el = touched; el !== main; el = el.parentElement) marks.push([el, el.getBoundingClientRect().top]);
+  const [first] = touched.getClientRects();
+  // only while it is in view: else the page would move what the player is looking at instead
+  return first && first.bottom > 0 && first.top < window.innerHeight ? marks : null;
+}
+
+function keepTouched(marks) {
+  const main = app.querySelector("main.screen");
+  const kept = main && marks.find(([el]) => main.contains(el));
+  if (!kept) return;
+  const moved = kept[0].getBoundingClientRect().top - kept[1];
+  if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
+}
 
 function letGo() {
   pressing = false;
@@ -242,8 +268,9 @@ function letGo() {
   }
 }
 
-document.addEventListener("pointerdown", () => {
+document.addEventListener("pointerdown", (event) => {
   pressing = true;
+  touched = event.target;
   clearTimeout(holdTimer); // the last press's release, if still to come, must not end this one
   holdTimer = setTimeout(letGo, HOLD_MS);
 }, true);
@@ -288,8 +315,10 @@ function draw() {
   // the place the player scrolled to
   const screen = !msg ? "" : `${msg.you ? "seated" : "guest"}|${msg.table.status}|${msg.game && msg.table.status === "playing" ? msg.game.public.phase : ""}`;
   const newScreen = screen !== shownScreen;
+  const marks = newScreen ? null : whereTouched();
   if (newScreen) {
     shownScreen = screen;
+    touched = null;
     const game = currentGame();
     if (game && game.newScreen) game.newScreen();
   }
@@ -317,6 +346,7 @@ function draw() {
   }
   show(app, parts); // only what changed: the scroll and the field being typed in stay
   if (newScreen) window.scrollTo(0, 0);
+  else if (marks) keepTouched(marks);
   if (typing && typing.id && document.activeElement !== document.getElementById(typing.id)) {
     const field = document.getElementById(typing.id);
     if (field) {

@@ -310,3 +310,41 @@ def test_building_names_never_break_inside_a_word(
     assert phone.page.evaluate(SPLIT_WORDS, ".vob-choice strong, .vob-choice .effect") == []
     phone.no_errors()
     phone.close()
+
+
+# the harbour's drakkars, where each is on the screen
+DRAKKAR_TOPS = (
+    "[...document.querySelectorAll('.vob-drakkar')].map((d) => d.getBoundingClientRect().top)"
+)
+
+
+@pytest.mark.parametrize("scrolled", [0, 250])
+def test_a_piece_tapped_in_the_harbour_leaves_the_harbour_under_the_finger(
+    browser: Any, server: ServerProcess, scrolled: int
+) -> None:
+    # V3.3: Anna taps the hull piece to move, then the drakkar it goes to. The answer to the first
+    # tap adds lines above the harbour (the next step's prompt, "Chosen: ..."); the harbour stays
+    # where it was on the screen for her second tap, and, with the page at its top, the new lines
+    # are in view
+    st = new_game(3)
+    go(st, RED, "change_drakkar")
+    anna = VobPage(browser, server, st, RED)
+    page = anna.page
+    page.evaluate(f"window.scrollTo(0, {scrolled})")
+    before = page.evaluate(DRAKKAR_TOPS)
+    in_view = page.evaluate(
+        "[...document.querySelectorAll('.vob-piece.tap')].findIndex((p) => {"
+        " const r = p.getBoundingClientRect(); return r.top > 100 && r.bottom < 700; })"
+    )
+    assert in_view >= 0
+    page.locator(".vob-piece.tap").nth(in_view).tap()
+    wait_until(page, "document.querySelector('.vob-prompt .chosen') !== null")
+    assert st.step is not None and st.step["piece"] is not None  # the tap was taken
+    after = page.evaluate(DRAKKAR_TOPS)
+    assert all(abs(a - b) < 1 for a, b in zip(before, after, strict=True)), (before, after)
+    if not scrolled:  # what the answer added is on the screen, below the bar at the top
+        chosen = rect(page, ".vob-prompt .chosen")
+        assert chosen["y"] >= rect(page, ".topbar")["height"]
+        assert chosen["y"] + chosen["height"] <= 844
+    anna.no_errors()
+    anna.close()
