@@ -2,7 +2,7 @@
 // Loaded by the phone's shell (phone_ui/phone.js) only when the table plays Eketorp; it draws
 // every screen of the game from the latest message, so a reconnect redraws it exactly.
 
-import { errorText, h, icon, seatBadge, t } from "/static/common.js";
+import { errorText, h, icon, seatBadge, styleSheet, t } from "/static/common.js";
 import {
   FIELDS, SIDES, SIDE_SITES, STONES, STONE_VALUE, endReason, errorWords, logLine, placeName, stoneChip, stoneCounts,
 } from "/static/games/eketorp.js";
@@ -13,12 +13,7 @@ import {
 
 // Eketorp's own look on the phone (the shell's phone.css holds what every game shares). The
 // module is ready only once its style sheet is, so its first screen is never drawn unstyled.
-await new Promise((resolve) => {
-  const sheet = h("link", { rel: "stylesheet", href: new URL("./eketorp.css", import.meta.url).href });
-  sheet.addEventListener("load", resolve);
-  sheet.addEventListener("error", resolve);
-  document.head.append(sheet);
-});
+await styleSheet(new URL("./eketorp.css", import.meta.url).href);
 
 // what this game's screens remember between redraws (the shell's ui holds the rest)
 const local = {

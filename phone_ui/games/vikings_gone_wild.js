@@ -4,7 +4,7 @@
 // ends; as defender, the defence cards added or one tap to decline. Every figure it adds up is
 // shown with its arithmetic. Loaded by the phone's shell only when the table plays this game.
 
-import { h, icon, t } from "/static/common.js";
+import { h, icon, styleSheet, t } from "/static/common.js";
 import {
   ATTACK_POINTS, CARDS, RESOURCES, attackWords, bonusName, breakdownSum, buildingName, cardName, cardOf,
   endMark, endReason, errorWords, favourWhy, hallLabel, kindName, logLine, numbersWords, phaseName, productionWords, resourceName,
@@ -15,7 +15,7 @@ import {
   tableStep, ui, waiting,
 } from "../page.js";
 
-document.head.append(h("link", { rel: "stylesheet", href: new URL("./vikings_gone_wild.css", import.meta.url).href }));
+await styleSheet(new URL("./vikings_gone_wild.css", import.meta.url).href);
 
 // what this game's screens remember between redraws (the attack being built, typed numbers)
 const local = {

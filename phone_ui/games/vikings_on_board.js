@@ -3,7 +3,7 @@
 // what each does, then each action's steps as taps on a drawing of the harbour. Loaded by the
 // phone's shell only when the table plays Vikings on Board.
 
-import { h, icon, t } from "/static/common.js";
+import { h, icon, styleSheet, t } from "/static/common.js";
 import {
   GOODS, HULL_MAX, chestChip, chestWords, colourLabel, colourName, countWords, drakkarNo, endReason, errorWords, findPiece,
   logLine, pieceWords, sailingShown, whyNot, zoneColour,
@@ -12,7 +12,7 @@ import {
   act, actionButton, finalScores, legalHas, me, msg, name, online, openSheet, present, render, seats, tableStep, ui, waiting,
 } from "../page.js";
 
-document.head.append(h("link", { rel: "stylesheet", href: new URL("./vikings_on_board.css", import.meta.url).href }));
+await styleSheet(new URL("./vikings_on_board.css", import.meta.url).href);
 
 // what this game's screens remember between redraws
 const local = {

@@ -504,6 +504,18 @@ export function setGameWords(translate) {
   gameWords = translate || ((params) => params);
 }
 
+/** Add a style sheet of this server to the page; settled once it is in force (or failed). A
+ * game's module awaits its sheets at its top, so that it is ready only once they are: its first
+ * screen is never drawn unstyled, with its pieces out of place until the sheet comes. */
+export function styleSheet(href) {
+  return new Promise((resolve) => {
+    const sheet = h("link", { rel: "stylesheet", href });
+    sheet.addEventListener("load", resolve);
+    sheet.addEventListener("error", resolve);
+    document.head.append(sheet);
+  });
+}
+
 /** Each page's game modules: ``folder`` holds one module per game (``<id>.js``), loaded the
  * first time the table plays that game; ``redraw`` runs once one has arrived. */
 export function gameLoader(folder, redraw) {

@@ -2,7 +2,7 @@
 // all public. Loaded by the table display's shell (table_display/table.js) only when the table
 // plays Eketorp.
 
-import { h, icon, seatBadge, t } from "/static/common.js";
+import { h, icon, seatBadge, styleSheet, t } from "/static/common.js";
 import {
   FIELDS, SIDES, SIDE_SITES, STATIONS, STONES, endReason, errorWords, logLine, placeName, stoneChip,
 } from "/static/games/eketorp.js";
@@ -11,12 +11,7 @@ import { fingerprintMark, msg, name, pieces, room, seats, token, url, vikingsOn 
 // Eketorp's own look on the table display (the shell's table.css holds what every game shares).
 // The module is ready only once its style sheet is: a first screen drawn without it would put
 // the castles of 3 players in the left column's place.
-await new Promise((resolve) => {
-  const sheet = h("link", { rel: "stylesheet", href: new URL("./eketorp.css", import.meta.url).href });
-  sheet.addEventListener("load", resolve);
-  sheet.addEventListener("error", resolve);
-  document.head.append(sheet);
-});
+await styleSheet(new URL("./eketorp.css", import.meta.url).href);
 
 function stonesOf(counts, most = 4) {
   return pieces(STONES.map((stone) => ({ n: counts[stone] || 0, make: () => stoneChip(stone) })), most);

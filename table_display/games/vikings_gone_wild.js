@@ -5,14 +5,14 @@
 // the public view reaches this screen: never a held mission or an attack value before the
 // defender answered. Loaded by the shell only when the table plays this game.
 
-import { h, icon, seatBadge, t } from "/static/common.js";
+import { h, icon, seatBadge, styleSheet, t } from "/static/common.js";
 import {
   ATTACK_POINTS, CARDS, attackWords, bonusName, breakdownSum, buildingName, endMark, endReason, errorWords, favourWhy,
   hallLabel, kindName, logLine, numbersWords, phaseName, productionWords, amountOf, tiebreakWords,
 } from "/static/games/vikings_gone_wild.js";
 import { fingerprintMark, msg, name, seats, token, url } from "../page.js";
 
-document.head.append(h("link", { rel: "stylesheet", href: new URL("./vikings_gone_wild.css", import.meta.url).href }));
+await styleSheet(new URL("./vikings_gone_wild.css", import.meta.url).href);
 
 const WHY = ["attacks", "rewards", "defence", "undead", "missions", "storage", "town_hall", "bonus", "correction"];
 

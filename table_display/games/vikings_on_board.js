@@ -3,14 +3,14 @@
 // move on the physical board. Only the public view reaches this screen: a barrel on the quay
 // shows whose it is, never its value. Loaded by the shell only when the table plays this game.
 
-import { h, icon, seatBadge, t } from "/static/common.js";
+import { h, icon, seatBadge, styleSheet, t } from "/static/common.js";
 import {
   GOODS, HULL_MAX, chestChip, colourLabel as labelOf, colourMark, colourName, countWords, drakkarNo, endReason, errorWords,
   findPiece, logLine, pieceWords, sailingShown,
 } from "/static/games/vikings_on_board.js";
 import { finalScores, msg, name, seats, token, url } from "../page.js";
 
-document.head.append(h("link", { rel: "stylesheet", href: new URL("./vikings_on_board.css", import.meta.url).href }));
+await styleSheet(new URL("./vikings_on_board.css", import.meta.url).href);
 
 const symbols = () => msg.table.colours;
 

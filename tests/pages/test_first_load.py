@@ -6,6 +6,7 @@ catalog too, and shows the join form in Dutch."""
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 from urllib.parse import urlparse
 
@@ -41,3 +42,39 @@ def test_a_first_load_fetches_each_file_once(
     assert catalogs <= set(files), files
     assert watched.errors == [], watched.errors
     context.close()
+
+
+# A game's module, imported as the page imports it when that game starts: once it is ready,
+# whether every style sheet of the games' folders is in force
+GAME_READY = """async (module) => {
+  await import(module);
+  const sheets = [...document.querySelectorAll("link[rel=stylesheet]")]
+    .filter((link) => link.href.includes("/games/"));
+  return [sheets.length, sheets.filter((link) => !link.sheet).map((link) => link.href)];
+}"""
+
+
+@pytest.mark.parametrize("screen", ["phone", "table display"])
+@pytest.mark.parametrize("game", ["eketorp", "vikings_on_board", "vikings_gone_wild"])
+def test_a_game_is_drawn_only_once_its_style_sheets_are_in_force(
+    browser: Any, server: ServerProcess, screen: str, game: str
+) -> None:
+    # The Wi-Fi brings the game's style sheets after its module: the module is ready only once
+    # they are here, so the game's first screen is never drawn unstyled (and then moved)
+    lobby = Phone(server.url).connect()
+    code = lobby.current["table"]["code"]
+    lobby.disconnect()
+    options = PHONE if screen == "phone" else {"viewport": {"width": 1920, "height": 1080}}
+    page = browser.new_context(**options).new_page()
+
+    def slow(route: Any) -> None:
+        time.sleep(0.3)
+        route.continue_()
+
+    page.route("**/games/*.css", slow)
+    page.goto(server.url + (f"/join/{code}" if screen == "phone" else "/"))
+    page.wait_for_selector("#name" if screen == "phone" else "#join-url")
+    folder = "/phone" if screen == "phone" else "/table"
+    count, unstyled = page.evaluate(GAME_READY, f"{folder}/games/{game}.js")
+    assert count >= 1 and unstyled == [], unstyled
+    page.context.close()

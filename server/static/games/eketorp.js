@@ -2,10 +2,10 @@
 // table_display/games/eketorp.js): the stones, the fields, the siege sides, the log lines. Loaded
 // only when a table plays Eketorp.
 
-import { addIcons, h, sharedLogLine, t } from "/static/common.js";
+import { addIcons, h, sharedLogLine, styleSheet, t } from "/static/common.js";
 
 // the stones, the combat cards and a castle's sites look the same on both pages
-document.head.append(h("link", { rel: "stylesheet", href: new URL("./eketorp.css", import.meta.url).href }));
+await styleSheet(new URL("./eketorp.css", import.meta.url).href);
 
 // Eketorp's own icons: drawn here, so they look the same on every phone (no emoji font needed)
 addIcons({
