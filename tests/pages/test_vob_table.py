@@ -26,8 +26,8 @@ from ..games.vikings_on_board.helpers import (
 )
 from ..support import ServerProcess
 from .conftest import Watched, open_phone, screenshot, tap_until, wait_until
+from .games_driver import VobPage
 from .test_table_display import MEASURE
-from .vob_driver import VobPage
 
 pytestmark = pytest.mark.slow
 

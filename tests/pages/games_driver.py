@@ -1,36 +1,42 @@
-"""Vikings on Board's pages driven at a chosen moment: a real phone page or table display in
-Chromium whose Socket.IO client is the flow tests' stand-in (``phone_driver.FAKE_IO``), showing
-the views of a Vikings on Board engine the test set up at the phase under test."""
+"""Vikings on Board's and Vikings Gone Wild's pages driven at a chosen moment: a real phone page
+or table display in Chromium whose Socket.IO client is the flow tests' stand-in
+(``phone_driver.FAKE_IO``), showing the views of an engine the test set up at the phase under
+test."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from longhall.server.games.vikings_on_board import SPEC, VikingsState
+from longhall.server.games import vikings_gone_wild, vikings_on_board
+from longhall.server.games.registry import GAMES
+from longhall.server.games.vikings_on_board import VikingsState
 from longhall.server.games.vikings_on_board import rules as R
+from longhall.server.table.seats import BOT_KINDS, COLOURS
 
 from ..support import ServerProcess
-from .conftest import PHONE, wait_until
-from .phone_driver import COLOURS, NAMES, StandInPage
+from .conftest import PHONE, PHONE_SMALL, wait_until
+from .phone_driver import NAMES, StandInPage
 
 GAME = "vikings_on_board"
 
 
-def vob_table(
-    st: VikingsState,
+def game_table(
+    game: str,
+    colours: list[str],
     status: str = "playing",
     result: dict[str, Any] | None = None,
     bots: set[int] | None = None,
     stand_ins: set[int] | None = None,
     away: set[int] | None = None,
 ) -> dict[str, Any]:
-    """The table part of a message: every seat a player with a phone, but ``bots`` (bots),
-    ``stand_ins`` (a bot plays for them for now) and ``away`` (their phone is gone)."""
+    """The table part of a message of ``game``, seat i of colour ``colours[i]``: every seat a
+    player with a phone, but ``bots`` (bots), ``stand_ins`` (a bot plays for them for now) and
+    ``away`` (their phone is gone). The game's lobby facts are the server's own."""
     bots, stand_ins, away = bots or set(), stand_ins or set(), away or set()
+    spec = GAMES[game]
     seats = []
-    for i in range(st.n):
-        colour = R.COLOURS[st.colours[i]]
+    for i, colour in enumerate(colours):
         bot = i in bots
         seats.append(
             {
@@ -50,30 +56,30 @@ def vob_table(
         "code": "stand-in",
         "now": 0,
         "join_url": "http://127.0.0.1/join/stand-in",
-        "game": GAME,
-        "games": [GAME],
+        "game": game,
+        "games": [game],
         "lobby_games": {
-            GAME: {
-                "min_players": 2,
-                "max_players": 4,
-                "minutes": [30, 60],
-                "bots": ["greedy", "random", "expert"],
-                "options": [],
-                "table_facts": False,
-                "start_player": False,  # V1.2: drawn
+            game: {
+                "min_players": spec.min_players,
+                "max_players": spec.max_players,
+                "minutes": list(spec.lobby.minutes),
+                "bots": [b for b in BOT_KINDS if b in spec.bots],
+                "options": [option.name for option in spec.lobby.options],
+                "table_facts": spec.lobby.table_facts,
+                "start_player": spec.lobby.start_player,
             }
         },
         "status": status,
         "paused": False,
         "locked": False,
         "barred": [],
-        "options": {},
+        "options": spec.lobby.settings({}),
         "seats": seats,
         "host": 0,
         "start_player": 0,
-        "min_players": 2,
-        "max_players": 4,
-        "colours": {c: COLOURS[c] for c in R.COLOURS},
+        "min_players": spec.min_players,
+        "max_players": spec.max_players,
+        "colours": {c: COLOURS[c] for c in spec.lobby.colours},
         "game_id": 1,
         "fingerprints": {},
         "reveals": [],
@@ -86,9 +92,14 @@ def vob_table(
     }
 
 
-def vob_result(st: VikingsState) -> dict[str, Any]:
+def vob_table(st: VikingsState, **table: Any) -> dict[str, Any]:
+    """The table part of a message of Vikings on Board (``game_table``), each seat of the colour
+    its player has in ``st``."""
+    return game_table(GAME, [R.COLOURS[c] for c in st.colours[: st.n]], **table)
+
+
+def result_of(st: Any, table: dict[str, Any]) -> dict[str, Any]:
     """The table's result of a finished game, as the server keeps it."""
-    table = vob_table(st)
     return {
         "status": "finished",
         "scores": st.scores(),
@@ -97,18 +108,22 @@ def vob_result(st: VikingsState) -> dict[str, Any]:
     }
 
 
-class VobPage(StandInPage):
+class GamePage(StandInPage):
     """One page (a phone at ``seat``, or the table display when ``seat`` is None) showing ``st``;
-    a phone's commands go to ``st`` as the server would take them."""
+    a phone's commands go to ``st`` as the server would take them. A ``small`` phone's screen is
+    360x640; ``table`` holds :func:`game_table`'s seat arguments."""
+
+    spec: Any  # the game's
 
     def __init__(
         self,
         browser: Any,
         server: ServerProcess,
-        st: VikingsState,
+        st: Any,
         seat: int | None,
         lang: str = "en",
         size: tuple[int, int] = (1920, 1080),
+        small: bool = False,
         **table: Any,
     ) -> None:
         self.st, self.seat, self.table_args = st, seat, table
@@ -118,7 +133,7 @@ class VobPage(StandInPage):
         if seat is None:
             options: dict[str, Any] = {"viewport": {"width": size[0], "height": size[1]}}
         else:
-            options = dict(PHONE)
+            options = dict(PHONE_SMALL if small else PHONE)
         self.context = browser.new_context(**options, locale=lang)
         self.open(
             self.context,
@@ -127,21 +142,22 @@ class VobPage(StandInPage):
         )
         self.show("snapshot")
 
+    def table(self, **table: Any) -> dict[str, Any]:
+        """The table part of a message (:func:`game_table`) for ``st``."""
+        raise NotImplementedError
+
     def message(self) -> dict[str, Any]:
         over = self.st.phase == "over"
-        table = vob_table(
-            self.st,
-            status="over" if over else "playing",
-            result=vob_result(self.st) if over else None,
-            **self.table_args,
-        )
+        table = self.table(status="over" if over else "playing", **self.table_args)
+        if over:
+            table["result"] = result_of(self.st, table)
         return {
             "seq": self.version,
             "version": self.version,
             "steps": self.st.version,
             "table": table,
             "you": None if self.seat is None else {"seat": self.seat, "host": self.seat == 0},
-            "game": json.loads(json.dumps(SPEC.view(self.st, self.seat))),
+            "game": json.loads(json.dumps(self.spec.view(self.st, self.seat))),
         }
 
     def show(self, kind: str = "update") -> None:
@@ -165,3 +181,22 @@ class VobPage(StandInPage):
 
     def close(self) -> None:
         self.context.close()
+
+
+class VobPage(GamePage):
+    """A page of Vikings on Board (:class:`GamePage`), each seat of its player's colour."""
+
+    spec = vikings_on_board.SPEC
+
+    def table(self, **table: Any) -> dict[str, Any]:
+        return vob_table(self.st, **table)
+
+
+class VgwPage(GamePage):
+    """A page of Vikings Gone Wild (:class:`GamePage`), the seats in the lobby's colours."""
+
+    spec = vikings_gone_wild.SPEC
+
+    def table(self, **table: Any) -> dict[str, Any]:
+        colours = list(GAMES["vikings_gone_wild"].lobby.colours[: self.st.n])
+        return game_table("vikings_gone_wild", colours, **table)
