@@ -71,7 +71,9 @@ export function openSheet(kind) {
 // One module per game (phone_ui/games/<id>.js), loaded the first time the table plays it. Its
 // default export is the game's screens: {id, bar, screen, atHand, sheet, scoreRows, ...}; optional
 // ``finalWords()`` adds panels below the final score (how a tie was settled, say), optional
-// ``endReason(public view)`` says why the game ended, under the final score's title.
+// ``endReason(public view)`` says why the game ended, under the final score's title, optional
+// ``screenKey(game view)`` names the screen the player is shown (by default the phase): a new
+// one opens at its top, and the page keeps its place while it stays the same.
 
 const loader = gameLoader(new URL("./games/", import.meta.url).href, () => render());
 

@@ -252,6 +252,13 @@ function whereTouched() {
   return first && first.bottom > 0 && first.top < window.innerHeight ? marks : null;
 }
 
+/** Which of its game's screens the page shows: the phase, or what the game's module says (where
+ * a player watching the others sees one screen through all of their phases). */
+function screenOf(g) {
+  const game = currentGame();
+  return game && game.screenKey ? game.screenKey(g) : g.public.phase;
+}
+
 function keepTouched(marks) {
   const main = app.querySelector("main.screen");
   const kept = main && marks.find(([el]) => main.contains(el));
@@ -313,7 +320,7 @@ function draw() {
     : null;
   // a new screen (the game starts, the phase changes) opens at its top; ordinary updates keep
   // the place the player scrolled to
-  const screen = !msg ? "" : `${msg.you ? "seated" : "guest"}|${msg.table.status}|${msg.game && msg.table.status === "playing" ? msg.game.public.phase : ""}`;
+  const screen = !msg ? "" : `${msg.you ? "seated" : "guest"}|${msg.table.status}|${msg.game && msg.table.status === "playing" ? screenOf(msg.game) : ""}`;
   const newScreen = screen !== shownScreen;
   const marks = newScreen ? null : whereTouched();
   if (newScreen) {

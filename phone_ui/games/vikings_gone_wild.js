@@ -673,7 +673,11 @@ export default {
   lobbyOptions,
   /** The host's sheet during a game: the card numbers kept for the next games (D1). */
   hostSheet: (table) => [keptNumbers(table), corrections()],
-  /** A new screen (the phase changed): no half-built attack or typed defence from before. */
+  /** A player's own turn and defence are screens of their own; while the others take their
+   * turns and defend, one screen, so that a player reading their village is not sent back to the
+   * top at each of the others' moves. */
+  screenKey: (g) => (["players", "defend"].includes(g.public.phase) && !g.public.active.includes(me()) ? "watching" : g.public.phase),
+  /** A new screen: no half-built attack or typed defence from before. */
   newScreen() {
     resetAttack();
     local.defCards = "0";

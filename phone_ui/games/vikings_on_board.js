@@ -394,7 +394,11 @@ export default {
   errorWords,
   /** Why the game ended (V5.1), under the final score. */
   endReason: (pub) => endReason(pub.result),
-  /** A new screen (the phase changed): no chest picked from an earlier draw. */
+  /** Each phase of the player's own move is a screen of its own; while the others move, one
+   * screen (what they do, the harbour, the shield) whatever step they are at, so that a player
+   * reading their shield is not sent back to the top at each of the others' moves. */
+  screenKey: (g) => (g.public.active.includes(me()) || g.public.phase === "over" ? g.public.phase : "watching"),
+  /** A new screen: no chest picked from an earlier draw. */
   newScreen() {
     local.kind = null;
   },
