@@ -235,13 +235,21 @@ let holdTimer = 0;
 let shownScreen = null; // the table status and game phase last drawn
 let touched = null; // what the last press began on
 
+/** Which of its game's screens the page shows: the phase, or what the game's module says (where
+ * a player watching the others sees one screen through all of their phases). */
+function screenOf(g) {
+  const game = currentGame();
+  return game && game.screenKey ? game.screenKey(g) : g.public.phase;
+}
+
 // What the player touched stays under the finger. A tap's answer may add lines above it (the
 // step's prompt grows, "Chosen: ..." comes), which would move the harbour or the hand down just as
 // the finger goes for its next tap there; another player's move may do the same. So a redraw of
 // the same screen finds where the touched element (or, if the redraw replaced it, its nearest
 // ancestor still there) was and is, and scrolls the page by as much as it moved, as far as the
-// page can scroll. The browser's own scroll anchoring does not do this: it holds what is at the
-// top of the view, and nothing while the page is at its top.
+// page can scroll. The browser's own scroll anchoring holds what is at the top of the view, and
+// nothing while the page is at its top: it keeps the finger's place only when the lines came
+// above the view (and then this measures no move, its layout done before).
 function whereTouched() {
   const main = app.querySelector("main.screen");
   if (!touched || !main || !main.contains(touched)) return null;
@@ -250,13 +258,6 @@ function whereTouched() {
   const [first] = touched.getClientRects();
   // only while it is in view: else the page would move what the player is looking at instead
   return first && first.bottom > 0 && first.top < window.innerHeight ? marks : null;
-}
-
-/** Which of its game's screens the page shows: the phase, or what the game's module says (where
- * a player watching the others sees one screen through all of their phases). */
-function screenOf(g) {
-  const game = currentGame();
-  return game && game.screenKey ? game.screenKey(g) : g.public.phase;
 }
 
 function keepTouched(marks) {
