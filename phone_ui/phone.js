@@ -234,6 +234,8 @@ let redrawHeld = false;
 let holdTimer = 0;
 let shownScreen = null; // the table status and game phase last drawn
 let touched = null; // what the last press began on
+let touchedAt = 0; // and when
+const TOUCH_HELD_MS = 3000; // a tap's own redraw and the table's answer to it
 
 /** Which of its game's screens the page shows: the phase, or what the game's module says (where
  * a player watching the others sees one screen through all of their phases). */
@@ -244,27 +246,32 @@ function screenOf(g) {
 
 // What the player touched stays under the finger. A tap's answer may add lines above it (the
 // step's prompt grows, "Chosen: ..." comes), which would move the harbour or the hand down just as
-// the finger goes for its next tap there; another player's move may do the same. So a redraw of
-// the same screen finds where the touched element (or, if the redraw replaced it, its nearest
-// ancestor still there) was and is, and scrolls the page by as much as it moved, as far as the
-// page can scroll. The browser's own scroll anchoring holds what is at the top of the view, and
-// nothing while the page is at its top: it keeps the finger's place only when the lines came
-// above the view (and then this measures no move, its layout done before).
+// the finger goes for its next tap there. So a redraw of the same screen soon after a press finds
+// where the touched element (or, if the redraw replaced it, its nearest ancestor still there) was
+// and is in the screen, and scrolls the page by as much as it moved, as far as the page can
+// scroll. Only soon after, and only a move within the screen: a notice or a panel that comes at
+// the top later (the game paused, a bot playing for the player) must be seen, not scrolled away.
+// The browser's own scroll anchoring holds what is at the top of the view, and nothing while the
+// page is at its top: it keeps the finger's place only when the lines came above the view (and
+// then this measures no move, its layout done before).
 function whereTouched() {
   const main = app.querySelector("main.screen");
-  if (!touched || !main || !main.contains(touched)) return null;
+  if (!touched || !main || !main.contains(touched) || performance.now() - touchedAt > TOUCH_HELD_MS) return null;
   const marks = [];
   for (let el = touched; el !== main; el = el.parentElement) marks.push([el, el.getBoundingClientRect().top]);
   const [first] = touched.getClientRects();
   // only while it is in view: else the page would move what the player is looking at instead
-  return first && first.bottom > 0 && first.top < window.innerHeight ? marks : null;
+  const inView = first && first.bottom > 0 && first.top < window.innerHeight;
+  return inView ? { marks, main: main.getBoundingClientRect().top, scrolled: window.scrollY } : null;
 }
 
-function keepTouched(marks) {
+function keepTouched(was) {
   const main = app.querySelector("main.screen");
-  const kept = main && marks.find(([el]) => main.contains(el));
+  const kept = main && was.marks.find(([el]) => main.contains(el));
   if (!kept) return;
-  const moved = kept[0].getBoundingClientRect().top - kept[1];
+  // what came or went above the screen itself (a notice) is left to be seen
+  const above = main.getBoundingClientRect().top - was.main + window.scrollY - was.scrolled;
+  const moved = kept[0].getBoundingClientRect().top - kept[1] - above;
   if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
 }
 
@@ -279,6 +286,7 @@ function letGo() {
 document.addEventListener("pointerdown", (event) => {
   pressing = true;
   touched = event.target;
+  touchedAt = performance.now();
   clearTimeout(holdTimer); // the last press's release, if still to come, must not end this one
   holdTimer = setTimeout(letGo, HOLD_MS);
 }, true);

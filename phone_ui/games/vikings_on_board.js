@@ -396,8 +396,9 @@ export default {
   endReason: (pub) => endReason(pub.result),
   /** Each phase of the player's own move is a screen of its own; while the others move, one
    * screen (what they do, the harbour, the shield) whatever step they are at, so that a player
-   * reading their shield is not sent back to the top at each of the others' moves. */
-  screenKey: (g) => (g.public.active.includes(me()) || g.public.phase === "over" ? g.public.phase : "watching"),
+   * reading their shield is not sent back to the top at each of the others' moves. A sailing's
+   * reckoning is everyone's (any phone may move it on, V4.2): a screen of its own. */
+  screenKey: (g) => (g.public.active.includes(me()) || ["reckon", "over"].includes(g.public.phase) ? g.public.phase : "watching"),
   /** A new screen: no chest picked from an earlier draw. */
   newScreen() {
     local.kind = null;
