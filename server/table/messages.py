@@ -97,18 +97,7 @@ class Messages:
             "join_url": table.join_url,
             "game": data.game,
             "games": list(GAMES),
-            "lobby_games": {
-                name: {
-                    "min_players": game.min_players,
-                    "max_players": game.max_players,
-                    "minutes": list(game.lobby.minutes),
-                    "bots": [b for b in BOT_KINDS if b in game.bots],
-                    "options": [option.name for option in game.lobby.options],
-                    "table_facts": game.lobby.table_facts,
-                    "start_player": game.lobby.start_player,  # False: the game draws it
-                }
-                for name, game in GAMES.items()
-            },
+            "lobby_games": {name: lobby_facts(name) for name in GAMES},
             "status": data.status,
             "paused": data.paused,
             "locked": data.locked,  # the host closed the lobby to new players
@@ -198,6 +187,20 @@ class Messages:
 
 # Parts of a message every room's message shares (built once per version): compared once.
 SHARED = frozenset({("table",), ("game", "public")})
+
+
+def lobby_facts(name: str) -> JSON:
+    """What the lobby shows of game ``name``: players, minutes, bots, options."""
+    game = GAMES[name]
+    return {
+        "min_players": game.min_players,
+        "max_players": game.max_players,
+        "minutes": list(game.lobby.minutes),
+        "bots": [b for b in BOT_KINDS if b in game.bots],
+        "options": [option.name for option in game.lobby.options],
+        "table_facts": game.lobby.table_facts,
+        "start_player": game.lobby.start_player,  # False: the game draws it
+    }
 
 
 def diff(

@@ -12,7 +12,8 @@ from longhall.server.games import vikings_gone_wild, vikings_on_board
 from longhall.server.games.registry import GAMES
 from longhall.server.games.vikings_on_board import VikingsState
 from longhall.server.games.vikings_on_board import rules as R
-from longhall.server.table.seats import BOT_KINDS, COLOURS
+from longhall.server.table.messages import lobby_facts
+from longhall.server.table.seats import COLOURS
 
 from ..support import ServerProcess
 from .conftest import PHONE, PHONE_SMALL, wait_until
@@ -58,17 +59,7 @@ def game_table(
         "join_url": "http://127.0.0.1/join/stand-in",
         "game": game,
         "games": [game],
-        "lobby_games": {
-            game: {
-                "min_players": spec.min_players,
-                "max_players": spec.max_players,
-                "minutes": list(spec.lobby.minutes),
-                "bots": [b for b in BOT_KINDS if b in spec.bots],
-                "options": [option.name for option in spec.lobby.options],
-                "table_facts": spec.lobby.table_facts,
-                "start_player": spec.lobby.start_player,
-            }
-        },
+        "lobby_games": {game: lobby_facts(game)},
         "status": status,
         "paused": False,
         "locked": False,
