@@ -404,6 +404,23 @@ class RawWebSocket:
             self.sock.close()
 
 
+def refusal_code(port: int, auth_json: str, source: str) -> str:
+    """Connect with ``auth_json`` (the JSON text, as any program may send it) and return the
+    code the server refuses it with ("" if it lets it in)."""
+    ws = RawWebSocket(port, timeout=20, source=source)
+    try:
+        assert ws.receive().startswith("0")
+        ws.send("40" + auth_json)
+        while True:
+            message = ws.receive()
+            if message.startswith("44"):
+                return str(json.loads(message[2:])["data"]["code"])
+            if message.startswith('42["snapshot"'):
+                return ""
+    finally:
+        ws.close()
+
+
 def received(messages: list[tuple[str, Any]]) -> list[tuple[dict[str, Any], str]]:
     """Every whole message a client had, in order: snapshots and updates as sent, patches
     applied to the message before them; each with the text that came over the wire (the patch

@@ -393,7 +393,16 @@ export function connectTable(auth, handlers) {
 
   const status = (online) => handlers.status && handlers.status(online);
 
-  socket.on("connect", () => status(true));
+  // A connection the server refused for now (too many attempts from this address, an error of
+  // its own) is asked again 1, 2, 4, then every 8 s: after a refusal socket.io-client gives the
+  // socket up, where after a lost link it tries again by itself.
+  let refusals = 0;
+  let askAgain = null;
+  socket.on("connect", () => {
+    refusals = 0;
+    clearTimeout(askAgain);
+    status(true);
+  });
   socket.on("disconnect", (reason) => {
     status(false);
     if (reason === "io server disconnect" && !stopped) socket.connect();
@@ -407,6 +416,10 @@ export function connectTable(auth, handlers) {
       return;
     }
     status(false);
+    if (data) {
+      clearTimeout(askAgain);
+      askAgain = setTimeout(wake, 1000 * Math.min(8, 2 ** refusals++));
+    }
   });
   const take = (message, isSnapshot) => {
     if (!isSnapshot && latest && message.seq <= latest.seq) return; // an older copy

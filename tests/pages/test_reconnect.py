@@ -4,6 +4,7 @@ played on in-process to the phase, then the server started on its store."""
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -11,12 +12,14 @@ from typing import Any
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
+from longhall.server.appliance.addresses import lan_address
 from longhall.server.config import Settings
 from longhall.server.games.api import GameState
 from longhall.server.web.app import create_app
+from longhall.server.web.limits import is_kiosk
 from tests.inprocess import play_until, seated
 
-from ..support import Phone, ServerProcess
+from ..support import Phone, ServerProcess, free_port, refusal_code
 from .conftest import PHONE, Watched, screenshot, wait_until
 from .test_game import CLICKABLE
 
@@ -133,4 +136,62 @@ def test_a_phone_goes_offline_and_comes_back(browser: Any, tmp_path: Path, phase
         assert phone.errors == [], f"console errors: {phone.errors}"
     finally:
         context.close()
+        server.stop()
+
+
+def test_a_phone_refused_for_now_asks_again_by_itself(browser: Any, tmp_path: Path) -> None:
+    """A connection the server refuses for now (``rate_limited``: too many failed attempts from
+    the phone's address) was given up for good: socket.io-client tries again after a lost link,
+    never after a refusal, and the phone said 'reconnecting' until the player reloaded it. It asks
+    again by itself, and gets in once its address may try again."""
+    address = lan_address()  # the Pi's own browser (loopback) is never held back
+    if is_kiosk(address):
+        pytest.skip("this machine has no address but loopback for a phone to come from")
+    port = free_port()
+    server = ServerProcess(
+        tmp_path, "--host", "0.0.0.0", "--public-url", f"http://{address}:{port}", port=port
+    )
+    server.start()
+    # someone at the phone's address keeps guessing the table's code, which keeps that address
+    # refused until the phone has been refused too
+    refused = threading.Event()
+
+    def guess() -> None:
+        while not refused.wait(0.02):
+            refusal_code(server.port, '{"code": "wrongcode"}', address)
+
+    contexts = [browser.new_context(), browser.new_context(**PHONE, locale="en")]
+    table = contexts[0].new_page()
+    try:
+        table.goto(server.url + "/")  # the Pi's own browser
+        table.wait_for_selector("#join-url")
+        url = table.inner_text("#join-url")
+        assert url.startswith(f"http://{address}:{port}/join/")
+        while refusal_code(server.port, '{"code": "wrongcode"}', address) != "rate_limited":
+            pass
+        guesser = threading.Thread(target=guess, daemon=True)
+        guesser.start()
+        # the address may try once a second, and the guesser takes that try a moment later:
+        # a phone that comes in that moment is let in, and another one is sent
+        for _ in range(5):
+            phone = Watched(contexts[1].new_page(), "phone")
+            phone.page.goto(url)
+            deadline = time.monotonic() + 20
+            while not (answer := [f for f in phone.frames if f.startswith("< 4")]):
+                assert time.monotonic() < deadline, "the server never answered the phone"
+                phone.page.wait_for_timeout(20)
+            if '"rate_limited"' in answer[0]:
+                break
+            phone.page.close()
+        else:
+            raise AssertionError("the phone came in every time: never refused")
+        refused.set()
+        guesser.join()
+        phone.page.wait_for_selector("#name", timeout=20_000)  # in: the table's join screen
+        assert phone.page.evaluate("document.body.dataset.online") == "true"
+        assert phone.errors == []
+    finally:
+        refused.set()
+        for context in contexts:
+            context.close()
         server.stop()

@@ -22,7 +22,7 @@ import socketio
 
 from longhall.server.web.transport.sessions import JOIN_GRACE
 
-from ..support import Phone, RawWebSocket, ServerProcess
+from ..support import Phone, ServerProcess, refusal_code
 
 PHONE_ADDRESS = "127.0.0.9"  # a phone on the Wi-Fi, as far as the server can tell
 
@@ -364,23 +364,6 @@ def test_abrupt_disconnects_leave_no_traceback(server: ServerProcess) -> None:
 
 
 # -- the connection's auth ----------------------------------------------------------------------
-
-
-def refusal_code(port: int, auth_json: str, source: str) -> str:
-    """Connect with ``auth_json`` (the JSON text, as any program may send it) and return the
-    code the server refuses it with ("" if it lets it in)."""
-    ws = RawWebSocket(port, timeout=20, source=source)
-    try:
-        assert ws.receive().startswith("0")
-        ws.send("40" + auth_json)
-        while True:
-            message = ws.receive()
-            if message.startswith("44"):
-                return str(json.loads(message[2:])["data"]["code"])
-            if message.startswith('42["snapshot"'):
-                return ""
-    finally:
-        ws.close()
 
 
 @pytest.mark.parametrize(
