@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import shutil
+from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -96,6 +97,8 @@ class Watched:
         self.messages: list[tuple[str, dict[str, Any]]] = []
         self.latest: dict[str, Any] | None = None  # the last whole message, for the next patch
         self.checked_ok = self.checked_bad = 0  # fingerprint checks seen on the table display
+        # the last WebSocket frames both ways, as sent: what a failed wait says it saw
+        self.frames: deque[str] = deque(maxlen=40)
         page.on("console", self._console)
         page.on("pageerror", lambda err: self.errors.append(f"pageerror: {err}"))
         page.on("websocket", self._websocket)
@@ -108,10 +111,14 @@ class Watched:
             self.errors.append(message.text)
 
     def _websocket(self, ws: Any) -> None:
-        ws.on(
-            "framereceived",
-            lambda payload: self._packets(payload if isinstance(payload, str) else ""),
-        )
+        self.frames.append(f"opened {ws.url}")
+        ws.on("framereceived", self._received)
+        ws.on("framesent", lambda payload: self.frames.append(f"> {str(payload)[:300]}"))
+        ws.on("close", lambda _ws: self.frames.append("closed"))
+
+    def _received(self, payload: Any) -> None:
+        self.frames.append(f"< {str(payload)[:300]}")
+        self._packets(payload if isinstance(payload, str) else "")
 
     def _response(self, response: Any) -> None:
         if "/socket.io/" in response.url and response.request.method == "GET":
@@ -148,6 +155,25 @@ class Watched:
 
     def text(self) -> str:
         return str(self.page.inner_text("body"))
+
+    def wait_for_text(self, text: str, timeout: float = 30.0) -> None:
+        """Wait until the page shows ``text``; if it never does, say what it showed instead,
+        what it kept and what went over its WebSocket (a wait that fails once in a while in CI
+        is found from its message alone)."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        try:
+            self.page.wait_for_selector(f"text={text}", timeout=timeout * 1000)
+        except PlaywrightTimeout:
+            seen = self.page.evaluate(
+                "JSON.stringify({data: document.body.dataset, visible: document.visibilityState,"
+                " kept: Object.keys(localStorage)})"
+            )
+            frames = "\n  ".join(self.frames)
+            raise AssertionError(
+                f"{self.name} never showed {text!r} in {timeout} s. It showed:\n"
+                f"{self.text()[:600]}\n{seen}\nerrors: {self.errors}\nframes:\n  {frames}"
+            ) from None
 
 
 def wait_until(page: Any, expression: str, timeout: float = 10.0) -> None:

@@ -122,7 +122,7 @@ def test_a_phone_whose_seat_was_taken_while_it_slept_offers_to_join_again(
     asked: list[Any] = []  # each time the phone asks the table again, a new WebSocket
     woken.page.on("websocket", lambda ws: asked.append(ws))
     woken.page.goto(url)
-    woken.page.wait_for_selector("text=Sent away by the host")
+    woken.wait_for_text("Sent away by the host")
     code = url.rsplit("/", 1)[1]
     assert woken.page.evaluate(f"localStorage.getItem('longhall.token.{code}')") is None
     before = len(asked)
@@ -133,7 +133,7 @@ def test_a_phone_whose_seat_was_taken_while_it_slept_offers_to_join_again(
     while len(asked) == before:
         assert time.monotonic() < deadline, "the phone did not ask the table again"
         woken.page.wait_for_timeout(50)
-    woken.page.wait_for_selector("text=Sent away by the host")
+    woken.wait_for_text("Sent away by the host")
     anna.page.get_by_role("button", name="Let back in").tap()
     wait_until(anna.page, "document.querySelector('#barred') === null")
     woken.page.get_by_role("button", name="Join the table").tap()

@@ -331,10 +331,11 @@ def test_the_join_address_follows_the_machine_s_address(
         assert display.last()["table"]["join_url"] == f"http://127.0.0.1:8000/join/{code}"
         lh.start_background()
         address[0] = "192.168.1.20"  # the Wi-Fi is up
+        # the address is taken under the table's lock, then sent: wait for what the display got
         deadline = time.monotonic() + 10
-        while lh.table.join_url.startswith("http://127.") and time.monotonic() < deadline:
+        while display.last()["table"]["join_url"].startswith("http://127."):
+            assert time.monotonic() < deadline, "the table display never had the new address"
             time.sleep(0.02)
-        display.pump()
         assert display.last()["table"]["join_url"] == f"http://192.168.1.20:8000/join/{code}"
         qr = lh.app.test_client().get("/qr/join.svg").get_data(as_text=True)
         assert qr == qr_svg(f"http://192.168.1.20:8000/join/{code}")
