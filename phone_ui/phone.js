@@ -331,7 +331,7 @@ function draw() {
   // the place the player scrolled to
   const screen = !msg ? "" : `${msg.you ? "seated" : "guest"}|${msg.table.status}|${msg.game && msg.table.status === "playing" ? screenOf(msg.game) : ""}`;
   const newScreen = screen !== shownScreen;
-  const marks = newScreen ? null : whereTouched();
+  const touchedWas = newScreen ? null : whereTouched();
   if (newScreen) {
     shownScreen = screen;
     touched = null;
@@ -362,7 +362,7 @@ function draw() {
   }
   show(app, parts); // only what changed: the scroll and the field being typed in stay
   if (newScreen) window.scrollTo(0, 0);
-  else if (marks) keepTouched(marks);
+  else if (touchedWas) keepTouched(touchedWas);
   if (typing && typing.id && document.activeElement !== document.getElementById(typing.id)) {
     const field = document.getElementById(typing.id);
     if (field) {
