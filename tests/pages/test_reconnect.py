@@ -142,8 +142,9 @@ def test_a_phone_goes_offline_and_comes_back(browser: Any, tmp_path: Path, phase
 def test_a_phone_refused_for_now_asks_again_by_itself(browser: Any, tmp_path: Path) -> None:
     """A connection the server refuses for now (``rate_limited``: too many failed attempts from
     the phone's address) was given up for good: socket.io-client tries again after a lost link,
-    never after a refusal, and the phone said 'reconnecting' until the player reloaded it. It asks
-    again by itself, and gets in once its address may try again."""
+    never after a refusal, and the phone said 'connecting' (a seated one: 'connection lost,
+    retrying') until the player reloaded it. It asks again by itself, and gets in once its address
+    may try again."""
     address = lan_address()  # the Pi's own browser (loopback) is never held back
     if is_kiosk(address):
         pytest.skip("this machine has no address but loopback for a phone to come from")
