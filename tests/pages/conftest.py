@@ -236,7 +236,14 @@ def open_phone(browser: Any, url: str, name: str, lang: str, small: bool = False
     page.wait_for_selector("#name")
     page.fill("#name", name)
     page.tap("#join")
-    page.wait_for_selector(".seat-row")
+    # seated: its token kept and its own lobby drawn. Not merely a seat list, which the join form
+    # shows too once someone sits: a phone closed before its token came would wake a stranger.
+    wait_until(
+        page,
+        "Object.keys(localStorage).some((key) => key.startsWith('longhall.token.'))"
+        " && !document.querySelector('#join') && !!document.querySelector('.seat-row')",
+        timeout=30,  # as Playwright's own wait before: a bound for a stuck page, not a timing
+    )
     return watched
 
 
