@@ -43,6 +43,14 @@ def guest(longhall: Longhall) -> Guest:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The slow tests (whole games, real processes) first: the parallel workers then end
-    together instead of one of them starting a long game last."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    """The longest tests first, so that the parallel workers end together instead of one of
+    them starting a whole game last: the slow tests (whole games, real processes) before the
+    rest, and among them the longest, which say how long they take in a whole suite on a busy
+    machine (``@pytest.mark.slow(seconds=N)``). pytest-xdist hands each worker its next test
+    only when it is free (``--dist load --maxschedchunk 1`` in pyproject.toml), in this order."""
+
+    def length(item: pytest.Item) -> float:
+        slow = item.get_closest_marker("slow")
+        return -1 if slow is None else float(slow.kwargs.get("seconds", 0))
+
+    items.sort(key=length, reverse=True)  # stable: the rest keep their order

@@ -159,6 +159,7 @@ def start_vikings(host: Any, seats: int) -> None:
     wait_until(host, "document.body.dataset.status === 'playing'", timeout=60)
 
 
+@pytest.mark.slow(seconds=40)
 def test_a_whole_two_player_game_with_two_phones(browser: Any, server: ServerProcess) -> None:
     rnd = random.Random(5)
     table_context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="en")
