@@ -3,6 +3,7 @@ three bots, from the QR code to the final scores, in four languages, with nothin
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import time
@@ -31,10 +32,14 @@ def tap_something(phone: Watched, rnd: random.Random) -> bool:
     """Tap one of the things this phone may do now, as a player would; False if nothing."""
     page = phone.page
     candidates = page.query_selector_all(CLICKABLE)
+    # what each offers, read in one look (not one round trip to the browser each)
+    offers = page.evaluate(
+        "(els) => els.map((e) => [e.getAttribute('data-action'), e.getAttribute('data-table')])",
+        candidates,
+    )
     choices = []
-    for element in candidates:
-        raw = element.get_attribute("data-action")
-        kind = json.loads(raw)["type"] if raw else element.get_attribute("data-table")
+    for element, (raw, table) in zip(candidates, offers, strict=True):
+        kind = json.loads(raw)["type"] if raw else table
         if kind in ("uncommit", "take_back") and rnd.random() > 0.05:
             continue  # now and then a player changes their mind
         choices.append(element)
@@ -105,7 +110,9 @@ def test_a_whole_game_through_the_pages(browser: Any, server: ServerProcess) -> 
     seen: set[str] = set()
     deadline = time.monotonic() + 600
     while time.monotonic() < deadline:
-        status = table.page.evaluate("document.body.dataset.status")
+        status, version = table.page.evaluate(
+            "[document.body.dataset.status, document.body.dataset.version]"
+        )
         if status == "over":
             break
         for phone in phones:
@@ -119,15 +126,18 @@ def test_a_whole_game_through_the_pages(browser: Any, server: ServerProcess) -> 
             moved = tap_something(phone, rnd) or moved
         for page in [table, *phones]:
             assert "⟦" not in page.text(), f"a missing translation on {page.name}"
-        unmarked = table.page.evaluate(
-            "[...document.querySelectorAll('.castle .plan')]"
-            ".filter(plan => !plan.querySelector('.check')).length"
+        unmarked, ok, bad = table.page.evaluate(
+            "[[...document.querySelectorAll('.castle .plan')]"
+            ".filter(plan => !plan.querySelector('.check')).length,"
+            " document.querySelectorAll('.check.ok').length,"
+            " document.querySelectorAll('.check.bad').length]"
         )
         assert unmarked == 0, "a revealed plan without its fingerprint check"
-        table.checked_ok += len(table.page.query_selector_all(".check.ok"))
-        table.checked_bad += len(table.page.query_selector_all(".check.bad"))
-        if not moved:
-            time.sleep(0.05)  # the bots are moving
+        table.checked_ok += ok
+        table.checked_bad += bad
+        if not moved:  # the bots are moving: the table display's next update, not a poll
+            with contextlib.suppress(TimeoutError):
+                wait_until(table.page, f"document.body.dataset.version !== '{version}'", 2)
     else:
         raise AssertionError("the game did not end")
 
