@@ -517,14 +517,20 @@ export function setGameWords(translate) {
   gameWords = translate || ((params) => params);
 }
 
+/** How long a game's module waits for its style sheet before it draws without it. */
+const SHEET_PATIENCE_MS = 5000;
+
 /** Add a style sheet of this server to the page; settled once it is in force (or failed). A
  * game's module awaits its sheets at its top, so that it is ready only once they are: its first
- * screen is never drawn unstyled, with its pieces out of place until the sheet comes. */
+ * screen is never drawn unstyled, with its pieces out of place until the sheet comes. A sheet
+ * that has not come within SHEET_PATIENCE_MS (its request stalled on a Wi-Fi that dropped) no
+ * longer holds the game's screen back: it is drawn, and styled once the sheet comes. */
 export function styleSheet(href) {
   return new Promise((resolve) => {
     const sheet = h("link", { rel: "stylesheet", href });
     sheet.addEventListener("load", resolve);
     sheet.addEventListener("error", resolve);
+    setTimeout(resolve, SHEET_PATIENCE_MS);
     document.head.append(sheet);
   });
 }
@@ -534,7 +540,10 @@ export function styleSheet(href) {
 export function gameLoader(folder, redraw) {
   const games = {};
   const loading = {};
-  /** The page module of game ``id``, or null while it loads (the page redraws once it is here). */
+  const failures = {}; // by game: how many times in a row its module failed to load
+  /** The page module of game ``id``, or null while it loads (the page redraws once it is here).
+   * A module that failed to load (the server restarting, the Wi-Fi gone a moment) is asked for
+   * again after 1, 2, 4, then every 8 s: a table display has no one to reload it. */
   function gameModule(id) {
     if (games[id]) return games[id];
     if (!/^[a-z0-9_]+$/.test(id || "")) return null;
@@ -544,7 +553,9 @@ export function gameLoader(folder, redraw) {
         games[id] = module.default;
         redraw();
       }, (err) => {
-        console.error(`no page module for ${id}: ${err}`);
+        const tries = (failures[id] = (failures[id] || 0) + 1);
+        console.warn(`the page module for ${id} did not load (${err}); asking again`);
+        setTimeout(() => { delete loading[id]; redraw(); }, 1000 * Math.min(8, 2 ** (tries - 1)));
       });
     }
     return null;

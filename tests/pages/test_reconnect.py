@@ -196,3 +196,43 @@ def test_a_phone_refused_for_now_asks_again_by_itself(browser: Any, tmp_path: Pa
         for context in contexts:
             context.close()
         server.stop()
+
+
+def test_a_game_s_files_that_fail_or_stall_do_not_hold_its_screen_back(
+    browser: Any, server: ServerProcess
+) -> None:
+    """The table display has no one to reload it: a game's page module that failed to load (the
+    server restarting, the Wi-Fi gone a moment) is asked for again until it comes, and a style
+    sheet that stalls holds the game's screen back only a while (``SHEET_PATIENCE_MS``); the
+    screen is styled once the sheet comes."""
+    from .test_table_display import join_as_host
+
+    table = Watched(browser.new_context(viewport={"width": 1920, "height": 1080}).new_page(), "t")
+    asked: list[str] = []  # each request of the module
+    stalled: list[Any] = []  # the sheet's request, held
+
+    def module(route: Any) -> None:
+        asked.append(route.request.url)
+        if len(asked) <= 2:
+            route.abort()  # failed twice
+        else:
+            route.continue_()
+
+    table.page.route("**/table/games/eketorp.js", module)
+    table.page.route("**/table/games/eketorp.css", lambda route: stalled.append(route))  # held
+    table.page.goto(server.url + "/")
+    host = join_as_host(server, "Anna")
+    for _ in range(2):
+        assert host.command("add_bot", bot="greedy")["ok"]
+    assert host.command("start")["ok"]
+
+    # asked for three times (after 1 and 2 s), then drawn without its sheet after its patience
+    wait_until(table.page, "!!document.body.dataset.phase", timeout=30)
+    assert len(asked) == 3 and len(stalled) == 1
+    styled = "getComputedStyle(document.querySelector('.castle')).display === 'flex'"
+    assert table.page.evaluate(styled) is False  # the game's screen, its sheet not in force
+    stalled[0].continue_()  # the sheet comes at last, and is in force
+    wait_until(table.page, styled)
+    # what the page said: the failures as warnings, nothing else amiss
+    assert [e for e in table.errors if "Failed to load resource" not in e] == []
+    host.disconnect()
