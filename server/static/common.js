@@ -517,14 +517,15 @@ export function setGameWords(translate) {
   gameWords = translate || ((params) => params);
 }
 
-/** How long a game's module waits for its style sheet before it draws without it. */
+/** How long a game's module waits for each of its style sheets before it draws without it. */
 const SHEET_PATIENCE_MS = 5000;
 
 /** Add a style sheet of this server to the page; settled once it is in force (or failed). A
  * game's module awaits its sheets at its top, so that it is ready only once they are: its first
  * screen is never drawn unstyled, with its pieces out of place until the sheet comes. A sheet
  * that has not come within SHEET_PATIENCE_MS (its request stalled on a Wi-Fi that dropped) no
- * longer holds the game's screen back: it is drawn, and styled once the sheet comes. */
+ * longer holds the game's screen back: it is drawn, and styled if the stalled request ends with
+ * the sheet (one that fails is not asked for again). */
 export function styleSheet(href) {
   return new Promise((resolve) => {
     const sheet = h("link", { rel: "stylesheet", href });
@@ -540,22 +541,30 @@ export function styleSheet(href) {
 export function gameLoader(folder, redraw) {
   const games = {};
   const loading = {};
-  const failures = {}; // by game: how many times in a row its module failed to load
+  const failures = {}; // by game: how many times its module could not be fetched
   /** The page module of game ``id``, or null while it loads (the page redraws once it is here).
-   * A module that failed to load (the server restarting, the Wi-Fi gone a moment) is asked for
-   * again after 1, 2, 4, then every 8 s: a table display has no one to reload it. */
+   * A module that could not be fetched (the server restarting, the Wi-Fi gone a moment) is asked
+   * for again after 1, 2, 4, then every 8 s, while the page still needs it: a table display has
+   * no one to reload it. Each retry has an address of its own (``?retry=N``), as some browsers
+   * keep a failed module's failure for its address. A module that fails otherwise (an error in
+   * it) is an error, not retried. */
   function gameModule(id) {
     if (games[id]) return games[id];
     if (!/^[a-z0-9_]+$/.test(id || "")) return null;
     if (!loading[id]) {
-      loading[id] = import(`${folder}${id}.js`).then((module) => {
+      const tries = failures[id] || 0;
+      loading[id] = import(`${folder}${id}.js${tries ? `?retry=${tries}` : ""}`).then((module) => {
         if (module.default.id !== id) throw new Error(`games/${id}.js registers ${module.default.id}`);
         games[id] = module.default;
         redraw();
       }, (err) => {
-        const tries = (failures[id] = (failures[id] || 0) + 1);
+        if (!(err instanceof TypeError)) { // not a failed fetch: the module itself is wrong
+          console.error(`no page module for ${id}: ${err}`);
+          return;
+        }
+        failures[id] = tries + 1;
         console.warn(`the page module for ${id} did not load (${err}); asking again`);
-        setTimeout(() => { delete loading[id]; redraw(); }, 1000 * Math.min(8, 2 ** (tries - 1)));
+        setTimeout(() => { delete loading[id]; redraw(); }, 1000 * Math.min(8, 2 ** tries));
       });
     }
     return null;
