@@ -46,8 +46,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The longest tests first, so that the parallel workers end together instead of one of
     them starting a whole game last: the slow tests (whole games, real processes) before the
     rest, and among them the longest, which say how long they take in a whole suite on a busy
-    machine (``@pytest.mark.slow(seconds=N)``). pytest-xdist hands each worker its next test
-    only when it is free (``--dist load --maxschedchunk 1`` in pyproject.toml), in this order."""
+    machine (``@pytest.mark.slow(seconds=N)``). pytest-xdist hands out the tests in this order,
+    each worker holding one test queued behind the one it runs (``--dist load --maxschedchunk
+    1`` in pyproject.toml)."""
 
     def length(item: pytest.Item) -> float:
         slow = item.get_closest_marker("slow")

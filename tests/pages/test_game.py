@@ -137,7 +137,7 @@ def test_a_whole_game_through_the_pages(browser: Any, server: ServerProcess) -> 
         table.checked_bad += bad
         if not moved:  # the bots are moving: the table display's next update, not a poll
             with contextlib.suppress(TimeoutError):
-                wait_until(table.page, f"document.body.dataset.version !== '{version}'", 2)
+                wait_until(table.page, f"document.body.dataset.version !== '{version}'", 0.5)
     else:
         raise AssertionError("the game did not end")
 

@@ -180,7 +180,7 @@ class Player:
                 wait_until(page, "document.querySelector('#vgw-save-numbers')", timeout=5)
             if has(page, "#vgw-save-numbers"):
                 page.fill("#vgw-defence", "3")
-                # the most a card may give (W4.9): the attacks won bring the end mark nearer,
+                # the most a card may give (W4.9, D1): attacks won bring the end mark nearer,
                 # a whole game in fewer turns
                 page.fill("#vgw-reward-points", "9")
                 tap(page, "#vgw-save-numbers")
