@@ -524,15 +524,27 @@ const SHEET_PATIENCE_MS = 5000;
  * game's module awaits its sheets at its top, so that it is ready only once they are: its first
  * screen is never drawn unstyled, with its pieces out of place until the sheet comes. A sheet
  * that has not come within SHEET_PATIENCE_MS (its request stalled on a Wi-Fi that dropped) no
- * longer holds the game's screen back: it is drawn, and styled if the stalled request ends with
- * the sheet (one that fails is not asked for again). */
+ * longer holds the game's screen back: it is drawn, and styled once the sheet comes. A sheet that
+ * could not be fetched is asked for again after 1, 2, 4, then every 8 s, each time at an address
+ * of its own (``?retry=N``), as a game's module is: a table display has no one to reload it. */
 export function styleSheet(href) {
   return new Promise((resolve) => {
-    const sheet = h("link", { rel: "stylesheet", href });
-    sheet.addEventListener("load", resolve);
-    sheet.addEventListener("error", resolve);
+    let tries = 0;
+    const ask = () => {
+      const url = new URL(href, document.baseURI);
+      if (tries) url.searchParams.set("retry", String(tries));
+      const sheet = h("link", { rel: "stylesheet", href: url.href });
+      sheet.addEventListener("load", resolve);
+      sheet.addEventListener("error", () => {
+        resolve(); // the screen is drawn meanwhile, unstyled
+        sheet.remove();
+        console.warn(`the style sheet ${href} did not load; asking again`);
+        setTimeout(ask, 1000 * Math.min(8, 2 ** tries++));
+      });
+      document.head.append(sheet);
+    };
     setTimeout(resolve, SHEET_PATIENCE_MS);
-    document.head.append(sheet);
+    ask();
   });
 }
 

@@ -203,13 +203,13 @@ def test_a_game_s_files_that_fail_or_stall_do_not_hold_its_screen_back(
 ) -> None:
     """The table display has no one to reload it: a game's page module that failed to load (the
     server restarting, the Wi-Fi gone a moment) is asked for again until it comes, and a style
-    sheet that stalls holds the game's screen back only a while (``SHEET_PATIENCE_MS``); the
-    screen is styled once the sheet comes."""
+    sheet that stalls holds the game's screen back only a while (``SHEET_PATIENCE_MS``); one that
+    fails is asked for again, and the screen is styled once the sheet comes."""
     from .test_table_display import join_as_host
 
     table = Watched(browser.new_context(viewport={"width": 1920, "height": 1080}).new_page(), "t")
     asked: list[str] = []  # each request of the module
-    stalled: list[Any] = []  # the sheet's request, held
+    sheets: list[Any] = []  # each request of the sheet, held
 
     def module(route: Any) -> None:
         asked.append(route.request.url)
@@ -219,7 +219,7 @@ def test_a_game_s_files_that_fail_or_stall_do_not_hold_its_screen_back(
             route.continue_()
 
     table.page.route("**/table/games/eketorp.js*", module)
-    table.page.route("**/table/games/eketorp.css", lambda route: stalled.append(route))  # held
+    table.page.route("**/table/games/eketorp.css*", lambda route: sheets.append(route))  # held
     table.page.goto(server.url + "/")
     host = join_as_host(server, "Anna")
     for _ in range(2):
@@ -231,10 +231,19 @@ def test_a_game_s_files_that_fail_or_stall_do_not_hold_its_screen_back(
     # each retry at an address of its own: some browsers keep a failure for its address
     retries = ["eketorp.js", "eketorp.js?retry=1", "eketorp.js?retry=2"]
     assert [url.rsplit("/", 1)[1] for url in asked] == retries
-    assert len(stalled) == 1
+    assert len(sheets) == 1
     styled = "getComputedStyle(document.querySelector('.castle')).display === 'flex'"
     assert table.page.evaluate(styled) is False  # the game's screen, its sheet not in force
-    stalled[0].continue_()  # the sheet comes at last, and is in force
+    # the stalled request fails at last: the sheet is asked for again (after 1 s), at an address
+    # of its own, and is in force once it comes
+    sheets[0].abort()
+    deadline = time.monotonic() + 10
+    while len(sheets) < 2 and time.monotonic() < deadline:
+        table.page.wait_for_timeout(50)  # the route's handler runs while Playwright waits
+    assert [route.request.url.rsplit("/", 1)[1] for route in sheets] == [
+        "eketorp.css", "eketorp.css?retry=1"]  # fmt: skip
+    assert table.page.evaluate(styled) is False
+    sheets[1].continue_()
     wait_until(table.page, styled)
     # what the page said: the failures as warnings, nothing else amiss
     assert [e for e in table.errors if "Failed to load resource" not in e] == []
