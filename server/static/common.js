@@ -520,13 +520,16 @@ export function setGameWords(translate) {
 /** How long a game's module waits for each of its style sheets before it draws without it. */
 const SHEET_PATIENCE_MS = 5000;
 
-/** Add a style sheet of this server to the page; settled once it is in force (or failed). A
- * game's module awaits its sheets at its top, so that it is ready only once they are: its first
- * screen is never drawn unstyled, with its pieces out of place until the sheet comes. A sheet
+/** Add a style sheet of this server to the page; settled once it is in force, or after
+ * SHEET_PATIENCE_MS. A game's module awaits its sheets at its top, so that it is ready only once
+ * they are: its first screen is never drawn unstyled, with its pieces out of place until the
+ * sheet comes. A sheet
  * that has not come within SHEET_PATIENCE_MS (its request stalled on a Wi-Fi that dropped) no
  * longer holds the game's screen back: it is drawn, and styled once the sheet comes. A sheet that
- * could not be fetched is asked for again after 1, 2, 4, then every 8 s, each time at an address
- * of its own (``?retry=N``), as a game's module is: a table display has no one to reload it. */
+ * could not be fetched is asked for again after 1, 2, 4, then every 8 s for as long as the page
+ * lives, each time at an address of its own (``?retry=N``): a table display has no one to reload
+ * it. A quick failure (a server restarting) thus still holds the first screen back until the
+ * sheet comes, within SHEET_PATIENCE_MS. */
 export function styleSheet(href) {
   return new Promise((resolve) => {
     let tries = 0;
@@ -536,7 +539,6 @@ export function styleSheet(href) {
       const sheet = h("link", { rel: "stylesheet", href: url.href });
       sheet.addEventListener("load", resolve);
       sheet.addEventListener("error", () => {
-        resolve(); // the screen is drawn meanwhile, unstyled
         sheet.remove();
         console.warn(`the style sheet ${href} did not load; asking again`);
         setTimeout(ask, 1000 * Math.min(8, 2 ** tries++));

@@ -245,6 +245,9 @@ def test_a_game_s_files_that_fail_or_stall_do_not_hold_its_screen_back(
     assert table.page.evaluate(styled) is False
     sheets[1].continue_()
     wait_until(table.page, styled)
+    # the failed sheet's element is gone: one element for the sheet
+    sheet_links = "document.querySelectorAll('link[href*=\"/table/games/eketorp.css\"]').length"
+    assert table.page.evaluate(sheet_links) == 1
     # what the page said: the failures as warnings, nothing else amiss
     assert [e for e in table.errors if "Failed to load resource" not in e] == []
     host.disconnect()
