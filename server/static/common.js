@@ -520,16 +520,20 @@ export function setGameWords(translate) {
 /** How long a game's module waits for each of its style sheets before it draws without it. */
 const SHEET_PATIENCE_MS = 5000;
 
+/** How long to wait before asking again for a file of a game (its module, a style sheet) that
+ * could not be fetched ``tries`` times: 1, 2, 4, then every 8 s. */
+function retryDelay(tries) {
+  return 1000 * Math.min(8, 2 ** tries);
+}
+
 /** Add a style sheet of this server to the page; settled once it is in force, or after
  * SHEET_PATIENCE_MS. A game's module awaits its sheets at its top, so that it is ready only once
  * they are: its first screen is never drawn unstyled, with its pieces out of place until the
- * sheet comes. A sheet
- * that has not come within SHEET_PATIENCE_MS (its request stalled on a Wi-Fi that dropped) no
- * longer holds the game's screen back: it is drawn, and styled once the sheet comes. A sheet that
- * could not be fetched is asked for again after 1, 2, 4, then every 8 s for as long as the page
- * lives, each time at an address of its own (``?retry=N``): a table display has no one to reload
- * it. A quick failure (a server restarting) thus still holds the first screen back until the
- * sheet comes, within SHEET_PATIENCE_MS. */
+ * sheet comes. A sheet that has not come within SHEET_PATIENCE_MS (its request stalled on a
+ * Wi-Fi that dropped, or failed and not yet back) no longer holds the game's screen back: it is
+ * drawn, and styled once the sheet comes. A sheet that could not be fetched is asked for again
+ * (``retryDelay``) for as long as the page lives, each time at an address of its own
+ * (``?retry=N``): a table display has no one to reload it. */
 export function styleSheet(href) {
   return new Promise((resolve) => {
     let tries = 0;
@@ -541,7 +545,7 @@ export function styleSheet(href) {
       sheet.addEventListener("error", () => {
         sheet.remove();
         console.warn(`the style sheet ${href} did not load; asking again`);
-        setTimeout(ask, 1000 * Math.min(8, 2 ** tries++));
+        setTimeout(ask, retryDelay(tries++));
       });
       document.head.append(sheet);
     };
@@ -558,10 +562,10 @@ export function gameLoader(folder, redraw) {
   const failures = {}; // by game: how many times its module could not be fetched
   /** The page module of game ``id``, or null while it loads (the page redraws once it is here).
    * A module that could not be fetched (the server restarting, the Wi-Fi gone a moment) is asked
-   * for again after 1, 2, 4, then every 8 s, while the page still needs it: a table display has
-   * no one to reload it. Each retry has an address of its own (``?retry=N``), as some browsers
-   * keep a failed module's failure for its address. A module that fails otherwise (an error in
-   * it) is an error, not retried. */
+   * for again (``retryDelay``) while the page still needs it: a table display has no one to
+   * reload it. Each retry has an address of its own (``?retry=N``), as some browsers keep a
+   * failed module's failure for its address. A module that fails otherwise (an error in it) is
+   * an error, not retried. */
   function gameModule(id) {
     if (games[id]) return games[id];
     if (!/^[a-z0-9_]+$/.test(id || "")) return null;
@@ -578,7 +582,7 @@ export function gameLoader(folder, redraw) {
         }
         failures[id] = tries + 1;
         console.warn(`the page module for ${id} did not load (${err}); asking again`);
-        setTimeout(() => { delete loading[id]; redraw(); }, 1000 * Math.min(8, 2 ** tries));
+        setTimeout(() => { delete loading[id]; redraw(); }, retryDelay(tries));
       });
     }
     return null;
