@@ -75,7 +75,7 @@ def assert_nothing_leaked(
     return checked
 
 
-@pytest.mark.slow(seconds=50)
+@pytest.mark.slow(seconds=80)
 def test_a_whole_game_through_the_pages(browser: Any, server: ServerProcess) -> None:
     rnd = random.Random(2)
     table_context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="en")

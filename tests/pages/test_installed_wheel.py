@@ -97,6 +97,7 @@ def test_the_wheel_carries_every_page_catalog_and_data_file(wheel: Path) -> None
     assert not [n for n in names if n.startswith(("tests/", "bench/", "longhall/tests/"))]
 
 
+@pytest.mark.slow(seconds=65)  # most of it the wheel and its venv
 def test_the_installed_wheel_serves_both_pages_every_catalog_and_every_game(
     installed: Path, served: ServerProcess, browser: Any
 ) -> None:

@@ -240,7 +240,7 @@ class Tables:
             assert watched.errors == [], f"console errors on {watched.name}: {watched.errors}"
 
 
-@pytest.mark.slow(seconds=50)
+@pytest.mark.slow(seconds=45)
 @pytest.mark.parametrize("players", [3, 6])
 def test_the_table_display_fits_both_screens_in_every_language(
     browser: Any, server: ServerProcess, players: int

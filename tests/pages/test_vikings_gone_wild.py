@@ -316,7 +316,7 @@ def reload(page: Any, phase: str) -> tuple[str, str]:
     return prompt, after if now == version and page.evaluate(PHASE) == phase else prompt
 
 
-@pytest.mark.slow(seconds=60)
+@pytest.mark.slow(seconds=70)
 def test_a_whole_game_with_three_phones(browser: Any, server: ServerProcess) -> None:
     words = catalog("nl")  # the table display's language
     table_context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="en")

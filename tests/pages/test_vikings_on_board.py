@@ -159,7 +159,7 @@ def start_vikings(host: Any, seats: int) -> None:
     wait_until(host, "document.body.dataset.status === 'playing'", timeout=60)
 
 
-@pytest.mark.slow(seconds=40)
+@pytest.mark.slow(seconds=90)
 def test_a_whole_two_player_game_with_two_phones(browser: Any, server: ServerProcess) -> None:
     rnd = random.Random(5)
     table_context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="en")
@@ -247,6 +247,7 @@ def test_a_whole_two_player_game_with_two_phones(browser: Any, server: ServerPro
         phone.page.context.close()
 
 
+@pytest.mark.slow(seconds=55)
 def test_a_four_player_game_with_one_phone_and_three_bots(
     browser: Any, server: ServerProcess
 ) -> None:

@@ -189,7 +189,7 @@ def pi(tmp_path: Path) -> Iterator[Pi]:
     made.stop()
 
 
-@pytest.mark.slow(seconds=55)
+@pytest.mark.slow(seconds=90)
 def test_an_update_switches_and_a_rollback_returns_with_the_store_kept(
     pi: Pi, release: Path
 ) -> None:
@@ -225,7 +225,7 @@ def test_an_update_switches_and_a_rollback_returns_with_the_store_kept(
     assert pi.table_code() == code
 
 
-@pytest.mark.slow(seconds=40)
+@pytest.mark.slow(seconds=80)
 def test_a_broken_or_damaged_release_leaves_the_table_as_it_was(
     pi: Pi, release: Path, tmp_path: Path
 ) -> None:

@@ -223,7 +223,7 @@ def _quiet_call(phone: Phone, kind: str, cid: str, version: int, fields: dict[st
         )
 
 
-@pytest.mark.slow(seconds=40)
+@pytest.mark.slow(seconds=25)
 def test_kill_9_at_many_points_loses_nothing(tmp_path: Path) -> None:
     results = []
     for run, kill_every in enumerate((None, 13)):
