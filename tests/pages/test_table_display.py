@@ -5,7 +5,10 @@ Nothing may stick out of the screen or out of its panel, no text may be cut off,
 may be missing, Eketorp's stones fill their building sites, nothing may be animated without end,
 and the page may log no error. A Python Socket.IO client is the one human player (the host), so
 the test decides when the game waits: the table display is measured only while the game waits for
-that player or for NEXT, when nothing moves under the measuring tape."""
+that player or for NEXT, when nothing moves under the measuring tape. Meanwhile the host's phone
+sets the table display's language to each language in turn, as a host does from the lobby: one
+page follows the game, not one per language (four pages drawing every update of a whole game
+were most of this test's time)."""
 
 from __future__ import annotations
 
@@ -138,32 +141,36 @@ DETAILS = """() => {
 }"""
 
 
-# Resolves when the page has drawn a version (in a game, with the game's screen), on the page's
-# own change of data-version or data-phase (a MutationObserver), not by polling against a budget:
-# a busy machine makes the page slower, not wrong. The ceiling is only there so that a page that
-# never gets there fails instead of hanging.
-REACHED = """([version, ceiling]) => new Promise((resolve, reject) => {
+# Resolves when the page has drawn a version (in a game, with the game's screen) in a language,
+# on the page's own change of data-version, data-phase or lang (a MutationObserver), not by
+# polling against a budget: a busy machine makes the page slower, not wrong. The ceiling is only
+# there so that a page that never gets there fails instead of hanging. The page draws in the new
+# language at once after it sets ``lang`` (common.js's loadLanguage, then the redraw), before
+# this script's caller can ask anything of the page.
+REACHED = """([version, lang, ceiling]) => new Promise((resolve, reject) => {
   // and, in a game, its game's screen is drawn (the game's module loads after the first draw)
   const body = document.body.dataset;
-  const reached = () =>
-    Number(body.version) >= version && (body.status !== "playing" || body.phase);
+  const reached = () => Number(body.version) >= version
+    && (body.status !== "playing" || body.phase) && document.documentElement.lang === lang;
   if (reached()) return resolve(true);
   const watch = new MutationObserver(() => {
     if (reached()) { watch.disconnect(); clearTimeout(stuck); resolve(true); }
   });
-  const filter = ["data-version", "data-phase"];
-  watch.observe(document.body, { attributes: true, attributeFilter: filter });
+  const filter = (names) => ({ attributes: true, attributeFilter: names });
+  watch.observe(document.body, filter(["data-version", "data-phase"]));
+  watch.observe(document.documentElement, filter(["lang"]));
   const stuck = setTimeout(() => {
     watch.disconnect();
-    reject(new Error(`version ${document.body.dataset.version}, never ${version}`));
+    const now = `version ${body.version} in ${document.documentElement.lang}`;
+    reject(new Error(`${now}, never ${version} in ${lang}`));
   }, ceiling * 1000);
 })"""
 STUCK = 300.0  # seconds without the awaited change: the page is stuck, not slow
 
 
-def wait_for_version(page: Any, version: int) -> None:
-    """Wait until the page has drawn ``version`` (or a later one)."""
-    page.evaluate(REACHED, [version, STUCK])
+def wait_for_version(page: Any, version: int, lang: str) -> None:
+    """Wait until the page has drawn ``version`` (or a later one) in ``lang``."""
+    page.evaluate(REACHED, [version, lang, STUCK])
 
 
 def join_as_host(server: ServerProcess, name: str) -> Phone:
@@ -201,26 +208,26 @@ def situation(view: dict[str, Any]) -> tuple[str, str]:
 
 
 class Tables:
-    """The table display open in each language, resized to each screen size in turn."""
+    """The table display, in each language the host sets in turn, resized to each screen size."""
 
-    def __init__(self, browser: Any, url: str, players: int) -> None:
+    def __init__(self, browser: Any, url: str, host: Phone, players: int) -> None:
         self.players = players
-        self.pages: dict[str, Watched] = {}
-        for lang in LANGUAGES:
-            context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale=lang)
-            watched = Watched(context.new_page(), f"table-{lang}")
-            watched.page.goto(f"{url}/?lang={lang}")
-            self.pages[lang] = watched
+        self.host = host
+        context = browser.new_context(viewport={"width": 1920, "height": 1080})
+        self.watched = Watched(context.new_page(), "table")
+        self.watched.page.goto(url + "/")  # no language of its own: it follows the host's
         self.problems: list[str] = []
         self.seen: set[str] = set()  # situations measured, broadly
         self.measured: set[str] = set()  # and exactly
 
-    def measure(self, kind: str, name: str, version: int) -> None:
+    def measure(self, kind: str, name: str) -> None:
         self.seen.add(kind)
         self.measured.add(name)
-        for lang, watched in self.pages.items():
-            page = watched.page
-            wait_for_version(page, version)
+        page = self.watched.page
+        for lang in LANGUAGES:
+            answer = self.host.command("set_language", lang=lang)
+            assert answer["ok"], answer
+            wait_for_version(page, answer["version"], lang)
             for width, height in SIZES:
                 page.set_viewport_size({"width": width, "height": height})
                 shot = f"table-display-{self.players}p-{name}-{lang}-{width}"
@@ -237,7 +244,7 @@ class Tables:
                 if found or lang == "en":
                     screenshot(page, shot)
                 self.problems += [f"{shot}: {problem}" for problem in found[:12]]
-            assert watched.errors == [], f"console errors on {watched.name}: {watched.errors}"
+            assert self.watched.errors == [], f"console errors: {self.watched.errors}"
 
 
 @pytest.mark.slow(seconds=45)
@@ -247,11 +254,11 @@ def test_the_table_display_fits_both_screens_in_every_language(
 ) -> None:
     rnd = random.Random(players)
     host = join_as_host(server, "Anna-Katharina")
-    tables = Tables(browser, server.url, players)
+    tables = Tables(browser, server.url, host, players)
     for bot in ["greedy", "random"] * 3:
         if len(host.current["table"]["seats"]) < players:
             assert host.command("add_bot", bot=bot)["ok"]
-    tables.measure("lobby", "lobby", host.current["version"])
+    tables.measure("lobby", "lobby")
     assert host.command("start")["ok"]
     host.wait(lambda v: v["game"] is not None)
 
@@ -270,11 +277,12 @@ def test_the_table_display_fits_both_screens_in_every_language(
             continue
         kind, name = situation(view)
         if name not in tables.measured:
-            tables.measure(kind, name, view["version"])
+            tables.measure(kind, name)
         command, fields = step
         answer = host.command(command, **fields)
         assert answer["ok"] or answer["error"]["code"] == "stale_version", answer
-    tables.measure("over", "over", host.wait(lambda v: v["table"]["status"] == "over")["version"])
+    host.wait(lambda v: v["table"]["status"] == "over")
+    tables.measure("over", "over")
     host.disconnect()
 
     assert tables.seen >= MUST_SEE, tables.seen
