@@ -122,14 +122,20 @@ async function fetchCatalog(lang) {
   return response.json();
 }
 
+let languageAsks = 0; // how many languages were asked for: only the last one asked is taken
+
 export async function loadLanguage(lang, remember = false) {
   if (!LANGUAGES.includes(lang)) lang = "en";
+  const ask = ++languageAsks;
   // English (every page's fallback, preloaded by its <head>) and the language asked for at once:
   // one after the other, each is a round trip of a phone's Wi-Fi before its first screen
   const [english, own] = await Promise.allSettled([
     fallback.lang ? fallback : fetchCatalog("en"),
     lang === "en" ? null : fetchCatalog(lang),
   ]);
+  // the host chose again meanwhile (Dutch, then French at once): a slow catalog that comes
+  // after the later one's must not put the page back in the language chosen before
+  if (ask !== languageAsks) return;
   if (english.status === "rejected") throw english.reason;
   fallback = english.value;
   if (own.status === "fulfilled") {

@@ -10,6 +10,7 @@ import pytest
 from ..support import ServerProcess
 from .conftest import PHONE, Watched, open_phone, tap_until, wait_until
 from .engines import LANGUAGE_MENU, readable_menu
+from .test_table_display import join_as_host
 
 pytestmark = pytest.mark.slow
 
@@ -165,6 +166,36 @@ def test_the_host_sets_the_table_display_s_language_from_the_phone(
     table.wait_for_text("Scan to join with your phone")
     assert table.page.evaluate("document.documentElement.lang") == "en"
     assert table.errors == [] and anna.errors == []
+
+
+def test_the_table_display_takes_the_language_the_host_chose_last(
+    browser: Any, server: ServerProcess
+) -> None:
+    """The host chooses Dutch, then French at once, and Dutch's catalog comes last (a slow
+    request): the table display stays in French."""
+    context = browser.new_context(locale="en")
+    table = Watched(context.new_page(), "table")
+    table.page.goto(server.url + "/")
+    table.page.wait_for_selector("#join-url")
+    host = join_as_host(server, "Anna")
+    held: list[Any] = []
+    table.page.route("**/static/i18n/nl.json", lambda route: held.append(route))  # held
+    with table.page.expect_request("**/static/i18n/nl.json"):
+        assert host.command("set_language", lang="nl")["ok"]
+    assert host.command("set_language", lang="fr")["ok"]
+    table.wait_for_text("Scannez pour jouer avec votre téléphone")
+    with table.page.expect_event("requestfinished", lambda r: r.url.endswith("/nl.json")):
+        held[0].continue_()
+    # the catalog read, and whatever the page makes of it drawn: two frames on
+    table.page.evaluate(
+        "() => new Promise((done) => requestAnimationFrame(() =>"
+        " requestAnimationFrame(() => setTimeout(done))))"
+    )
+    assert table.page.evaluate("document.documentElement.lang") == "fr"
+    assert "Scannez pour jouer avec votre téléphone" in table.text()
+    host.disconnect()
+    assert table.errors == []
+    context.close()
 
 
 # The page is told it is in front again ("focus") right after it sent its Socket.IO connect,
