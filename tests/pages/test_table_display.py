@@ -5,10 +5,11 @@ Nothing may stick out of the screen or out of its panel, no text may be cut off,
 may be missing, Eketorp's stones fill their building sites, nothing may be animated without end,
 and the page may log no error. A Python Socket.IO client is the one human player (the host), so
 the test decides when the game waits: the table display is measured only while the game waits for
-that player or for NEXT, when nothing moves under the measuring tape. Meanwhile the host's phone
-sets the table display's language to each language in turn, as a host does from the lobby: one
-page follows the game, not one per language (four pages drawing every update of a whole game
-were most of this test's time)."""
+that player or for NEXT, when nothing moves under the measuring tape. There the host sets the
+table display's language to each language in turn, as a host may from the lobby or the host's
+sheet during a game: one page follows the game, not one per language (four pages drawing every
+update of a whole game were most of this test's time). Between two situations the page draws in
+the language set last, German, and a console error there fails the test too."""
 
 from __future__ import annotations
 
@@ -144,17 +145,18 @@ DETAILS = """() => {
 # Resolves when the page has drawn a version (in a game, with the game's screen) in a language,
 # on the page's own change of data-version, data-phase or lang (a MutationObserver), not by
 # polling against a budget: a busy machine makes the page slower, not wrong. The ceiling is only
-# there so that a page that never gets there fails instead of hanging. The page draws in the new
-# language at once after it sets ``lang`` (common.js's loadLanguage, then the redraw), before
-# this script's caller can ask anything of the page.
+# there so that a page that never gets there fails instead of hanging. The page sets ``lang``
+# once the language's catalog is in (common.js's loadLanguage) and draws in it at the next frame
+# (a draw is once a frame): so this resolves after that frame's callbacks, the draw among them.
 REACHED = """([version, lang, ceiling]) => new Promise((resolve, reject) => {
   // and, in a game, its game's screen is drawn (the game's module loads after the first draw)
   const body = document.body.dataset;
   const reached = () => Number(body.version) >= version
     && (body.status !== "playing" || body.phase) && document.documentElement.lang === lang;
-  if (reached()) return resolve(true);
+  const drawn = () => requestAnimationFrame(() => setTimeout(() => resolve(true)));
+  if (reached()) return drawn();
   const watch = new MutationObserver(() => {
-    if (reached()) { watch.disconnect(); clearTimeout(stuck); resolve(true); }
+    if (reached()) { watch.disconnect(); clearTimeout(stuck); drawn(); }
   });
   const filter = (names) => ({ attributes: true, attributeFilter: names });
   watch.observe(document.body, filter(["data-version", "data-phase"]));
@@ -168,7 +170,7 @@ REACHED = """([version, lang, ceiling]) => new Promise((resolve, reject) => {
 STUCK = 300.0  # seconds without the awaited change: the page is stuck, not slow
 
 
-def wait_for_version(page: Any, version: int, lang: str) -> None:
+def wait_until_drawn(page: Any, version: int, lang: str) -> None:
     """Wait until the page has drawn ``version`` (or a later one) in ``lang``."""
     page.evaluate(REACHED, [version, lang, STUCK])
 
@@ -207,7 +209,7 @@ def situation(view: dict[str, Any]) -> tuple[str, str]:
     return str(pub["phase"]), f"{pub['phase']}-{late}"
 
 
-class Tables:
+class TableScreens:
     """The table display, in each language the host sets in turn, resized to each screen size."""
 
     def __init__(self, browser: Any, url: str, host: Phone, players: int) -> None:
@@ -227,7 +229,7 @@ class Tables:
         for lang in LANGUAGES:
             answer = self.host.command("set_language", lang=lang)
             assert answer["ok"], answer
-            wait_for_version(page, answer["version"], lang)
+            wait_until_drawn(page, answer["version"], lang)
             for width, height in SIZES:
                 page.set_viewport_size({"width": width, "height": height})
                 shot = f"table-display-{self.players}p-{name}-{lang}-{width}"
@@ -244,7 +246,7 @@ class Tables:
                 if found or lang == "en":
                     screenshot(page, shot)
                 self.problems += [f"{shot}: {problem}" for problem in found[:12]]
-            assert self.watched.errors == [], f"console errors: {self.watched.errors}"
+            assert self.watched.errors == [], f"console errors in {lang}: {self.watched.errors}"
 
 
 @pytest.mark.slow(seconds=45)
@@ -254,7 +256,7 @@ def test_the_table_display_fits_both_screens_in_every_language(
 ) -> None:
     rnd = random.Random(players)
     host = join_as_host(server, "Anna-Katharina")
-    tables = Tables(browser, server.url, host, players)
+    tables = TableScreens(browser, server.url, host, players)
     for bot in ["greedy", "random"] * 3:
         if len(host.current["table"]["seats"]) < players:
             assert host.command("add_bot", bot=bot)["ok"]
