@@ -122,11 +122,23 @@ async function fetchCatalog(lang) {
   return response.json();
 }
 
-let languageAsks = 0; // how many languages were asked for: only the last one asked is taken
+// The language asked for last, while its catalogs are on their way ({lang, loading}): only the
+// last one asked is taken, and asking for it again meanwhile waits for the same catalogs.
+let asked = null;
 
-export async function loadLanguage(lang, remember = false) {
+export function loadLanguage(lang, remember = false) {
   if (!LANGUAGES.includes(lang)) lang = "en";
-  const ask = ++languageAsks;
+  // each update that comes while the host's choice is on its way asks for it again: a new
+  // request each time would put it off for as long as updates come faster than its answer
+  if (asked && asked.lang === lang && !remember) return asked.loading;
+  const ask = { lang };
+  asked = ask;
+  ask.loading = takeLanguage(ask, remember);
+  return ask.loading;
+}
+
+async function takeLanguage(ask, remember) {
+  let lang = ask.lang;
   // English (every page's fallback, preloaded by its <head>) and the language asked for at once:
   // one after the other, each is a round trip of a phone's Wi-Fi before its first screen
   const [english, own] = await Promise.allSettled([
@@ -135,7 +147,8 @@ export async function loadLanguage(lang, remember = false) {
   ]);
   // the host chose again meanwhile (Dutch, then French at once): a slow catalog that comes
   // after the later one's must not put the page back in the language chosen before
-  if (ask !== languageAsks) return;
+  if (asked !== ask) return;
+  asked = null;
   if (english.status === "rejected") throw english.reason;
   fallback = english.value;
   if (own.status === "fulfilled") {

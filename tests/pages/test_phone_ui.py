@@ -198,6 +198,32 @@ def test_the_table_display_takes_the_language_the_host_chose_last(
     context.close()
 
 
+def test_updates_while_a_language_is_on_its_way_do_not_ask_for_it_again(
+    browser: Any, server: ServerProcess
+) -> None:
+    """The host chooses Dutch; while its catalog is on its way the table sends more updates (a
+    game's moves come faster than a slow Wi-Fi's answer): the page waits for that one catalog,
+    not for a new request per update, and is in Dutch once it comes."""
+    context = browser.new_context(locale="en")
+    table = Watched(context.new_page(), "table")
+    table.page.goto(server.url + "/")
+    table.page.wait_for_selector("#join-url")
+    host = join_as_host(server, "Anna")
+    held: list[Any] = []
+    table.page.route("**/static/i18n/nl.json", lambda route: held.append(route))  # held
+    with table.page.expect_request("**/static/i18n/nl.json"):
+        assert host.command("set_language", lang="nl")["ok"]
+    for bot in ("greedy", "random"):  # two updates the table display draws meanwhile
+        assert host.command("add_bot", bot=bot)["ok"]
+    wait_until(table.page, "document.querySelectorAll('.seats li').length === 3")
+    held[0].continue_()
+    table.wait_for_text("Scan met je telefoon om mee te spelen")
+    assert len(held) == 1, f"the Dutch catalog was asked for {len(held)} times"
+    host.disconnect()
+    assert table.errors == []
+    context.close()
+
+
 # The page is told it is in front again ("focus") right after it sent its Socket.IO connect,
 # before the table can have answered it: a microtask runs before any message that comes in.
 FOCUS_WHILE_CONNECTING = """
