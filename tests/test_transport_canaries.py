@@ -1,4 +1,5 @@
-"""Canaries for what ``server/web/transport/`` relies on beyond its libraries' public API.
+"""Canaries for what ``server/web/transport/`` (and ``longhall serve``'s imports) rely on beyond
+their libraries' public API.
 
 The transport takes over parts of python-engineio, python-socketio, simple-websocket, wsproto
 and gunicorn (its module docstring lists them). Those libraries are pinned in requirements.lock;
@@ -12,6 +13,8 @@ import importlib
 import inspect
 import re
 import socket
+import subprocess
+import sys
 from collections.abc import Callable
 from importlib.metadata import version
 from pathlib import Path
@@ -302,4 +305,28 @@ def test_each_internal_the_transport_relies_on_is_there(
         f"{library} {version(library)} no longer has {internal}{why}, which "
         f"server/web/transport/{who}: adapt the transport to the new version, or keep the "
         "version requirements.lock pins."
+    )
+
+
+# what ``longhall serve`` runs: the server libraries imported with the clients' libraries kept out
+WITHOUT_CLIENTS = """
+from longhall.server.cli import load_serve
+load_serve()
+import engineio.client, requests, websocket
+print(engineio.client.requests is None, engineio.client.websocket is None, requests.__name__)
+"""
+
+
+def test_the_socketio_servers_load_without_their_clients_libraries() -> None:
+    """``longhall serve`` keeps requests and websocket-client out while it imports the server
+    (``server/cli``, ``load_serve``), leaning on the engine.io client's import of them being
+    optional; they may be imported afterwards."""
+    done = subprocess.run(
+        [sys.executable, "-c", WITHOUT_CLIENTS], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0 and done.stdout.split() == ["True", "True", "requests"], (
+        f"python-engineio {version('python-engineio')} no longer loads without requests and "
+        "websocket-client, which longhall serve keeps out of its imports (server/cli, "
+        f"load_serve): drop them from SOCKETIO_CLIENT_ONLY, or keep the version "
+        f"requirements.lock pins.\n{done.stdout}{done.stderr[-2000:]}"
     )

@@ -7,14 +7,44 @@ import argparse
 import gc
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..appliance.board import board_model, expert_share
 from ..games.search import set_budget, set_scale
 
+if TYPE_CHECKING:
+    from ..config import Settings
+
 # Each command imports what it needs when it runs (``serve`` never loads ``simulate``), after
 # ``main`` has turned the collector off for ``serve``'s start.
+
+# python-engineio's and python-socketio's clients come with their servers, and the engine.io
+# client imports ``requests`` and ``websocket-client`` whenever they are there (an optional import,
+# ``engineio/client.py``). A server never acts as a client. On Raspberry Pi OS they are there:
+# ssh-import-id brings Debian's python3-requests, and the Pi's venv sees Debian's packages
+# (``--system-site-packages``, for lgpio). Loading them, about 70 modules, was a quarter of a
+# start's imports (docs/performance.md, "Start"); tests/test_transport_canaries.py says when an
+# upgrade makes them a must.
+SOCKETIO_CLIENT_ONLY = ("requests", "websocket")
+
+
+def load_serve() -> Callable[[Settings], int]:
+    """Import ``serve``, its server libraries with it, without the Socket.IO clients' HTTP and
+    WebSocket libraries: kept out for the imports only (a ``None`` in ``sys.modules`` makes an
+    ``import`` fail, as if they were not installed), so that the process may import them later."""
+    kept_out = [name for name in SOCKETIO_CLIENT_ONLY if name not in sys.modules]
+    for name in kept_out:
+        sys.modules[name] = None  # type: ignore[assignment]
+    try:
+        from ..web.serve import serve
+    finally:
+        for name in kept_out:
+            if name in sys.modules and sys.modules[name] is None:
+                del sys.modules[name]
+    return serve
+
 
 BOT_MODES = ("expert", "greedy", "random", "mixed")
 PLAYOUTS_ENV = "LONGHALL_EXPERT_PLAYOUTS"
@@ -168,8 +198,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     data_dir = args.data_dir or default_data_dir()
     if args.command == "serve":
-        from ..web.serve import serve
-
+        serve = load_serve()
         if playouts is None:  # the host's number wins over the board's
             board_budget()
 

@@ -172,7 +172,3 @@ def serve(settings: Settings) -> int:
     was_empty = empty(settings.db_path)  # before the table begins it afresh
     LonghallServer(settings, store_was_empty=was_empty).run()
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(serve(Settings()))

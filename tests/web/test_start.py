@@ -37,12 +37,17 @@ DEFERRED = {
     "qrcode": "the banner's QR code is kept in the store once drawn (serve.join_qr), and the "
     "table display's are drawn when a screen first asks for one (qr.qr_svg)",
     "xml.etree.ElementTree": "qrcode's SVG writer, imported by qr.qr_svg when first asked",
+    # installed here, for the tests' own clients; on a Pi, Debian's python3-requests is there
+    "requests": "the engine.io client's HTTP library: a server is no client (cli.load_serve)",
+    "urllib3": "requests' own, kept out with it (cli.load_serve)",
+    "websocket": "the engine.io client's WebSocket library (cli.load_serve)",
 }
 # the serving path as `longhall serve` runs it, up to the table loaded and the banner printed
 START = """
 import json, sys
 from pathlib import Path
-import longhall.server.cli
+from longhall.server.cli import load_serve
+load_serve()  # as `longhall serve` imports it
 from longhall.server.config import Settings
 from longhall.server.web.serve import LonghallServer
 settings = Settings(data_dir=Path(sys.argv[1]), gpio="off", public_url="http://10.42.0.1:8000")
