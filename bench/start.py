@@ -14,8 +14,11 @@ it answered (what a start costs, whatever the quota).
 Needs a writable CPU cgroup (v1 ``/sys/fs/cgroup/cpu`` or v2 ``cpu.max``), as root here does.
 
 Longhall runs from a virtual environment of its own, made once in /tmp as a Pi's is: the server's
-lock file (``requirements.lock``, without the test tools) and Longhall's wheel built from this
-checkout, every module compiled by pip as it installs (``--python`` names another).
+lock file (``requirements.lock``, without the test tools), Longhall's wheel built from this
+checkout, and the Python packages a Pi's venv sees from Raspberry Pi OS Lite (it is made with
+``--system-site-packages``, for lgpio): Debian's requests, which ssh-import-id brings, with what
+requests needs, at Debian 12's versions. Every module is compiled by pip as it installs
+(``--python`` names another environment).
 
 Run: ``.venv/bin/python bench/start.py [--runs 5] [--quotas 100 25 12]``.
 """
@@ -53,8 +56,21 @@ TICKS = os.sysconf("SC_CLK_TCK")
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
+# Raspberry Pi OS Lite's Python packages a server could import: python3-requests and what it
+# depends on, at Debian 12's versions (Debian's requests takes its charset-normalizer 3.0.1; PyPI's
+# requests 2.28.1 asks for one below 3, which pip chooses)
+PI_OS_PACKAGES = (
+    "requests==2.28.1",
+    "urllib3==1.26.12",
+    "idna==3.3",
+    "chardet==5.1.0",
+    "certifi==2022.9.24",
+)
+
+
 def served_python() -> str:
-    """A virtual environment with the server's locked dependencies and Longhall's wheel."""
+    """A virtual environment with the server's locked dependencies, what a Pi's venv sees of
+    Raspberry Pi OS's packages, and Longhall's wheel."""
     python = SERVED / "bin" / "python"
     pip = [str(python), "-m", "pip", "install", "--quiet"]
     if not python.exists():
@@ -62,6 +78,7 @@ def served_python() -> str:
         subprocess.run(
             [*pip, "--require-hashes", "-r", str(ROOT / "requirements.lock")], check=True
         )
+    subprocess.run([*pip, *PI_OS_PACKAGES], check=True)  # at once when they are there
     # this checkout's code, every time
     subprocess.run(
         [*pip, "--no-deps", "--no-build-isolation", "--force-reinstall", str(ROOT)], check=True

@@ -24,9 +24,9 @@ if TYPE_CHECKING:
 # client imports ``requests`` and ``websocket-client`` whenever they are there (an optional import,
 # ``engineio/client.py``). A server never acts as a client. On Raspberry Pi OS they are there:
 # ssh-import-id brings Debian's python3-requests, and the Pi's venv sees Debian's packages
-# (``--system-site-packages``, for lgpio). Loading them, about 70 modules, was a quarter of a
-# start's imports (docs/performance.md, "Start"); tests/test_transport_canaries.py says when an
-# upgrade makes them a must.
+# (``--system-site-packages``, for lgpio). Loading them (155 modules with what requests needs)
+# took a fifth of a start's CPU (docs/performance.md, "Start"); tests/test_transport_canaries.py
+# says when an upgrade makes them a must.
 SOCKETIO_CLIENT_ONLY = ("requests", "websocket")
 
 
