@@ -17,8 +17,8 @@ Longhall runs from a virtual environment of its own, made once in /tmp as a Pi's
 lock file (``requirements.lock``, without the test tools), Longhall's wheel built from this
 checkout, and the Python packages a Pi's venv sees from Raspberry Pi OS Lite (it is made with
 ``--system-site-packages``, for lgpio): Debian's requests, which ssh-import-id brings, with what
-requests needs, at Debian 12's versions. Every module is compiled by pip as it installs
-(``--python`` names another environment).
+requests needs, at Debian 12's versions (but charset-normalizer's, see PI_OS_PACKAGES). Every
+module is compiled by pip as it installs (``--python`` names another environment).
 
 Run: ``.venv/bin/python bench/start.py [--runs 5] [--quotas 100 25 12]``.
 """

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 # python-engineio's and python-socketio's clients come with their servers, and the engine.io
 # client imports ``requests`` and ``websocket-client`` whenever they are there (an optional import,
-# ``engineio/client.py``). A server never acts as a client. On Raspberry Pi OS they are there:
+# ``engineio/client.py``). A server never acts as a client. On Raspberry Pi OS requests is there:
 # ssh-import-id brings Debian's python3-requests, and the Pi's venv sees Debian's packages
 # (``--system-site-packages``, for lgpio). Loading them (155 modules with what requests needs)
 # took a fifth of a start's CPU (docs/performance.md, "Start"); tests/test_transport_canaries.py
@@ -33,7 +33,9 @@ SOCKETIO_CLIENT_ONLY = ("requests", "websocket")
 def load_serve() -> Callable[[Settings], int]:
     """Import ``serve``, its server libraries with it, without the Socket.IO clients' HTTP and
     WebSocket libraries: kept out for the imports only (a ``None`` in ``sys.modules`` makes an
-    ``import`` fail, as if they were not installed), so that the process may import them later."""
+    ``import`` fail, as if they were not installed). The process may import them later, but the
+    engine.io client loaded here stays without them: a Socket.IO client made in this process
+    would find no transport (``longhall serve`` makes none)."""
     kept_out = [name for name in SOCKETIO_CLIENT_ONLY if name not in sys.modules]
     for name in kept_out:
         sys.modules[name] = None  # type: ignore[assignment]

@@ -15,6 +15,8 @@ from longhall.server.qr import qr_terminal
 from longhall.server.web.app import create_app
 from longhall.server.web.serve import LonghallServer, join_qr
 
+from ..support import ServerProcess
+
 
 def test_the_collector_is_back_on_once_the_table_is_loaded(tmp_path: Path) -> None:
     server = LonghallServer(Settings(data_dir=tmp_path, gpio="off"))
@@ -39,7 +41,7 @@ DEFERRED = {
     "xml.etree.ElementTree": "qrcode's SVG writer, imported by qr.qr_svg when first asked",
     # installed here, for the tests' own clients; on a Pi, Debian's python3-requests is there
     "requests": "the engine.io client's HTTP library: a server is no client (cli.load_serve)",
-    "urllib3": "requests' own, kept out with it (cli.load_serve)",
+    "urllib3": "requests' own: not loaded, as requests is not",
     "websocket": "the engine.io client's WebSocket library (cli.load_serve)",
 }
 # the serving path as `longhall serve` runs it, up to the table loaded and the banner printed
@@ -77,6 +79,32 @@ def test_a_restart_imports_only_what_serving_needs(tmp_path: Path) -> None:
     assert again == first  # the same banner, QR code and all, from the store
     for module, why in DEFERRED.items():
         assert module not in modules, f"{module} is imported at start, but need not be: {why}"
+
+
+def test_longhall_serve_loads_no_socketio_client_library(tmp_path: Path) -> None:
+    """``longhall serve`` itself, in a process of its own, the interpreter listing every import it
+    makes (``-X importtime``): the engine.io client looks for requests and websocket-client
+    (installed here, for the tests' own clients) and is told they are absent."""
+    server = ServerProcess(
+        tmp_path, program=[sys.executable, "-X", "importtime", "-m", "longhall.server.cli"]
+    )
+    server.start()
+    server.stop()
+    imported = {
+        line.rpartition("|")[2].strip()
+        for line in server.log.read_text().splitlines()
+        if line.startswith("import time:")
+    }
+    assert "engineio.client" in imported and "requests" in imported  # looked for, as before
+    # one looked for and absent is listed alone; one that loaded, with modules of its own
+    loaded = sorted(
+        {
+            name.partition(".")[0]
+            for name in imported
+            if name.startswith(("requests.", "websocket.", "urllib3"))
+        }
+    )
+    assert loaded == [], f"longhall serve loaded a Socket.IO client's libraries: {loaded}"
 
 
 def test_the_banner_draws_the_qr_code_again_for_a_new_address(tmp_path: Path) -> None:
