@@ -87,6 +87,17 @@ def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[ServerPro
     proc.stop()
 
 
+@pytest.fixture(scope="session")
+def files_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One server a worker for the pages whose Socket.IO client is a stand-in
+    (``phone_driver.FAKE_IO``): they only fetch the pages' files from it, so the tests that use
+    nothing else share it rather than each starting a server of its own."""
+    proc = ServerProcess(tmp_path_factory.mktemp("files-server"), "--rate-limit", "1000")
+    proc.start()
+    yield proc
+    proc.stop()
+
+
 class Watched:
     """A page whose console errors and every Socket.IO message it received are recorded."""
 

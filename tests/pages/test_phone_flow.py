@@ -43,11 +43,11 @@ pytestmark = pytest.mark.slow
 
 
 def test_the_final_score_says_why_and_reads_on_a_360px_phone(
-    browser: Any, server: ServerProcess
+    browser: Any, files_server: ServerProcess
 ) -> None:
     st = play_out(new_game(4, seed=3), seed=4)
     scores = st.scores()
-    phone = Phone(browser, server, st, status="over")
+    phone = Phone(browser, files_server, st, status="over")
     phone.result = {
         "scores": scores,
         "winners": st.winners(),
@@ -113,7 +113,7 @@ def test_the_final_score_says_why_and_reads_on_a_360px_phone(
 
 
 def test_stones_show_their_points_and_a_shape_never_a_letter(
-    browser: Any, server: ServerProcess
+    browser: Any, files_server: ServerProcess
 ) -> None:
     st = new_game(4)
     clear_fields(st)
@@ -121,7 +121,7 @@ def test_stones_show_their_points_and_a_shape_never_a_letter(
     set_field(st, "C", wood=3)  # in French "bois": a B on field C, before
     set_field(st, "D", clay=1)
     set_field(st, "G", stone=1)
-    phone = Phone(browser, server, st, lang="fr")
+    phone = Phone(browser, files_server, st, lang="fr")
     page = phone.page
     page.wait_for_selector("[data-dest=C] .stone")
     chips = page.evaluate(
@@ -166,10 +166,10 @@ def loot_ready(damage: int) -> EketorpState:
 
 
 def test_loot_is_tapped_stone_by_stone_from_the_top_then_one_is_kept(
-    browser: Any, server: ServerProcess
+    browser: Any, files_server: ServerProcess
 ) -> None:
     st = loot_ready(5)
-    phone = Phone(browser, server, st, seat=BLUE, lang="nl")
+    phone = Phone(browser, files_server, st, seat=BLUE, lang="nl")
     page = phone.page
     page.wait_for_selector(".loot-site")
     assert "Bouwplaats 3" in phone.text() and "Bouwplaats 4" in phone.text()
@@ -209,9 +209,9 @@ def test_loot_is_tapped_stone_by_stone_from_the_top_then_one_is_kept(
     phone.no_errors()
 
 
-def test_a_tapped_stone_can_be_put_back(browser: Any, server: ServerProcess) -> None:
+def test_a_tapped_stone_can_be_put_back(browser: Any, files_server: ServerProcess) -> None:
     st = loot_ready(2)
-    phone = Phone(browser, server, st, seat=BLUE)
+    phone = Phone(browser, files_server, st, seat=BLUE)
     page = phone.page
     page.wait_for_selector(".loot-site")
     page.tap(".stone-button[data-site='3'][data-level='1']")
@@ -232,7 +232,9 @@ def test_a_tapped_stone_can_be_put_back(browser: Any, server: ServerProcess) -> 
 # -- 5. what a fight or siege can win --------------------------------------------------------------
 
 
-def test_each_fight_and_siege_says_what_it_can_win(browser: Any, server: ServerProcess) -> None:
+def test_each_fight_and_siege_says_what_it_can_win(
+    browser: Any, files_server: ServerProcess
+) -> None:
     st = new_game(4)
     clear_fields(st)
     set_field(st, "B", wood=1)
@@ -253,7 +255,7 @@ def test_each_fight_and_siege_says_what_it_can_win(browser: Any, server: ServerP
         },
     )
     assert st.phase == "pick" and st.turn == RED
-    phone = Phone(browser, server, st, seat=RED)
+    phone = Phone(browser, files_server, st, seat=RED)
     page = phone.page
     page.wait_for_selector(".fight-place")
 
@@ -281,7 +283,7 @@ def test_each_fight_and_siege_says_what_it_can_win(browser: Any, server: ServerP
 
 
 def test_the_swap_states_its_cost_and_then_shows_the_new_hand(
-    browser: Any, server: ServerProcess
+    browser: Any, files_server: ServerProcess
 ) -> None:
     st = new_game(4)
     clear_fields(st)
@@ -289,7 +291,7 @@ def test_the_swap_states_its_cost_and_then_shows_the_new_hand(
     set_hand(st, RED, [1, 1, 2, 3])
     st.apply(RED, {"type": "fight", "field": "A", "opponent": BLUE})
     assert st.phase == "swap"
-    phone = Phone(browser, server, st, seat=RED)
+    phone = Phone(browser, files_server, st, seat=RED)
     page = phone.page
     page.wait_for_selector(".cost")
     assert page.inner_text(".cost") == ("Costs 4 amulets, that is 4 points at the end. You have 5.")
@@ -317,9 +319,9 @@ def count_at(page: Any, place: str) -> str:
     return box.inner_text().strip() if box else ""
 
 
-def test_a_placed_viking_moves_with_two_taps(browser: Any, server: ServerProcess) -> None:
+def test_a_placed_viking_moves_with_two_taps(browser: Any, files_server: ServerProcess) -> None:
     st = new_game(4)
-    phone = Phone(browser, server, st, seat=RED)
+    phone = Phone(browser, files_server, st, seat=RED)
     page = phone.page
     page.wait_for_selector("[data-dest=A]")
     home = st.home[RED]
@@ -375,13 +377,13 @@ PLACES = """() => [...document.querySelectorAll('.dest')].map((dest) => {
 
 
 def test_a_viking_placed_or_taken_back_moves_no_place_on_the_board(
-    browser: Any, server: ServerProcess
+    browser: Any, files_server: ServerProcess
 ) -> None:
     """A place's first viking brings its count and take-back (R3.1: vikings on fields, one per
     siege field); their room is held while no viking stands there, so a tap moves no place
     under the player's thumb, on the fields or under the siege fields."""
     st = new_game(4)
-    phone = Phone(browser, server, st, seat=RED)
+    phone = Phone(browser, files_server, st, seat=RED)
     page = phone.page
     page.wait_for_selector("[data-dest=A]")
     before = page.evaluate(PLACES)
@@ -403,13 +405,13 @@ def test_a_viking_placed_or_taken_back_moves_no_place_on_the_board(
 
 
 def test_a_move_the_table_refuses_puts_the_viking_back_and_says_why(
-    browser: Any, server: ServerProcess, monkeypatch: pytest.MonkeyPatch
+    browser: Any, files_server: ServerProcess, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A move is two steps: the viking taken up, then put down. When the table refuses the
     second (the host paused the game in between, say), the phone puts the viking back where it
     stood, and the reason stays on the screen over that step of its own."""
     st = new_game(4)
-    phone = Phone(browser, server, st, seat=RED)
+    phone = Phone(browser, files_server, st, seat=RED)
     page = phone.page
     page.wait_for_selector("[data-dest=A]")
     page.tap("[data-dest=A]")
@@ -449,12 +451,12 @@ SPILLED = """() => [...document.querySelectorAll('.dest')].flatMap((dest) => {
 
 
 def test_the_planning_screen_leaves_room_on_a_360x640_phone(
-    browser: Any, server: ServerProcess
+    browser: Any, files_server: ServerProcess
 ) -> None:
     st = new_game(4)
     for owner in (BLUE, YELLOW, GREEN):
         set_castle(st, owner, [["grass", "wood"], ["clay"], [], ["wood"], [], []])
-    phone = Phone(browser, server, st, seat=RED)
+    phone = Phone(browser, files_server, st, seat=RED)
     page = phone.page
     page.wait_for_selector(".plan-head")
     page.evaluate("window.scrollTo(0, 700)")  # while scrolling, only this stays on screen
@@ -484,10 +486,12 @@ def test_the_planning_screen_leaves_room_on_a_360x640_phone(
 # -- 11. small things ------------------------------------------------------------------------------
 
 
-def test_the_language_menu_and_the_material_card_fit(browser: Any, server: ServerProcess) -> None:
+def test_the_language_menu_and_the_material_card_fit(
+    browser: Any, files_server: ServerProcess
+) -> None:
     st = new_game(4, deck="physical")
     assert st.phase == "materials" and st.active_seats() == [RED]
-    phone = Phone(browser, server, st, seat=RED, lang="nl")
+    phone = Phone(browser, files_server, st, seat=RED, lang="nl")
     page = phone.page
     page.wait_for_selector(".entry-row")
     # the whole language name shows ("Nederlands", not "Nederlar")
@@ -525,9 +529,9 @@ def test_the_language_menu_and_the_material_card_fit(browser: Any, server: Serve
 
 
 def test_the_help_says_how_to_win_and_points_to_the_rulebook(
-    browser: Any, server: ServerProcess
+    browser: Any, files_server: ServerProcess
 ) -> None:
-    phone = Phone(browser, server, new_game(4), seat=RED, lang="nl")
+    phone = Phone(browser, files_server, new_game(4), seat=RED, lang="nl")
     page = phone.page
     page.tap("button[aria-label='Hulp bij de regels']")
     sheet = page.inner_text(".sheet")
@@ -540,7 +544,7 @@ def test_the_help_says_how_to_win_and_points_to_the_rulebook(
 # -- building: the host builds only for players whose phone is gone ------------------------------
 
 
-def test_the_host_is_not_asked_to_build_for_bots(browser: Any, server: ServerProcess) -> None:
+def test_the_host_is_not_asked_to_build_for_bots(browser: Any, files_server: ServerProcess) -> None:
     st = new_game(4)
     clear_fields(st)
     set_field(st, "A", grass=3)
@@ -549,7 +553,7 @@ def test_the_host_is_not_asked_to_build_for_bots(browser: Any, server: ServerPro
         seat = st.active_seats()[0]
         st.apply(seat, st.legal_actions(seat)[0])
     assert st.phase == "building" and st.active_seats() == [RED, BLUE, YELLOW]
-    phone = Phone(browser, server, st, seat=RED)  # the host; Blue and Yellow are bots
+    phone = Phone(browser, files_server, st, seat=RED)  # the host; Blue and Yellow are bots
     page = phone.page
     page.wait_for_selector(".castle-build")
     assert "Build for" not in phone.text()  # bots build by themselves
@@ -564,7 +568,7 @@ def test_the_host_is_not_asked_to_build_for_bots(browser: Any, server: ServerPro
 
 
 def test_one_tap_puts_a_card_down_and_a_slip_can_be_taken_back(
-    browser: Any, server: ServerProcess
+    browser: Any, files_server: ServerProcess
 ) -> None:
     st = new_game(4)
     clear_fields(st)
@@ -573,7 +577,7 @@ def test_one_tap_puts_a_card_down_and_a_slip_can_be_taken_back(
     set_hand(st, BLUE, [3, 3, 4, 4])
     st.apply(RED, {"type": "fight", "field": "A", "opponent": BLUE})
     assert st.phase == "swap" and st.active_seats() == [RED]
-    phone = Phone(browser, server, st, seat=RED)
+    phone = Phone(browser, files_server, st, seat=RED)
     page = phone.page
     # the card choice screen itself, with the swap on it: no tap for "keep my hand"
     page.wait_for_selector(".card-button")
@@ -605,13 +609,13 @@ SIDE_OPACITY = """() => [...document.querySelectorAll('.castle-build .site')].ma
 
 
 def test_defending_shows_the_own_castle_and_building_labels_the_sides(
-    browser: Any, server: ServerProcess
+    browser: Any, files_server: ServerProcess
 ) -> None:
     st = new_game(3)
     clear_fields(st)
     set_field(st, "A", grass=2)
     set_castle(st, RED, [["wood"], [], ["clay", "grass"], [], [], ["stone"]])
-    phone = Phone(browser, server, st, seat=RED)
+    phone = Phone(browser, files_server, st, seat=RED)
     page = phone.page
     # the planning board's "defend your castle" shows the castle each siege field attacks
     page.wait_for_selector("[data-place='castle'] .own-side")
@@ -639,11 +643,11 @@ def test_defending_shows_the_own_castle_and_building_labels_the_sides(
 
 
 def test_a_stand_in_s_unfinished_plan_offers_the_phone_no_move(
-    browser: Any, server: ServerProcess
+    browser: Any, files_server: ServerProcess
 ) -> None:
     # the bot standing in for Red has placed every viking, not yet committed
     st = new_game(4)
-    phone = Phone(browser, server, st, seat=RED)
+    phone = Phone(browser, files_server, st, seat=RED)
     for _ in range(st.home[RED]):
         st.apply(RED, {"type": "place", "to": "A"})
     phone.stand_ins.add(RED)

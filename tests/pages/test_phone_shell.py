@@ -21,11 +21,11 @@ pytestmark = pytest.mark.slow
 
 
 def test_the_box_to_change_colour_stays_as_the_player_left_it_across_updates(
-    browser: Any, server: ServerProcess
+    browser: Any, files_server: ServerProcess
 ) -> None:
     """Another player joining redraws the lobby: a box the player opened to choose a colour
     stays open (it closed under their finger), and one they closed stays closed."""
-    phone = Phone(browser, server, new_game(4), status="lobby")
+    phone = Phone(browser, files_server, new_game(4), status="lobby")
     page = phone.page
     is_open = "document.querySelector('details.profile').open"
     page.tap("details.profile summary")
@@ -53,11 +53,11 @@ CLOSE_HISTORY = """async () => {
 
 
 def test_the_host_s_box_of_earlier_games_stays_as_the_host_left_it(
-    browser: Any, server: ServerProcess
+    browser: Any, files_server: ServerProcess
 ) -> None:
     """The host opens the box of earlier games (its list is asked for) and closes it again:
     the next update leaves it closed."""
-    phone = Phone(browser, server, new_game(4), status="lobby")
+    phone = Phone(browser, files_server, new_game(4), status="lobby")
     page = phone.page
     is_open = "document.querySelector('details.history').open"
     page.tap("details.history summary")
@@ -91,10 +91,10 @@ TAP_AND_REDRAW = """async () => {
 
 
 def test_a_new_screen_opens_at_its_top_but_updates_keep_the_place(
-    browser: Any, server: ServerProcess
+    browser: Any, files_server: ServerProcess
 ) -> None:
     st = new_game(4)
-    phone = Phone(browser, server, st, status="lobby")
+    phone = Phone(browser, files_server, st, status="lobby")
     page = phone.page
     page.wait_for_selector("#start")
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
@@ -119,12 +119,12 @@ def test_a_new_screen_opens_at_its_top_but_updates_keep_the_place(
 
 
 def test_a_thumb_resting_on_the_glass_does_not_freeze_the_screen(
-    browser: Any, server: ServerProcess
+    browser: Any, files_server: ServerProcess
 ) -> None:
     """A player holding the phone with a thumb on the glass still sees the game move on: the
     redraw waits for the finger only as long as a tap lasts."""
     st = new_game(4)
-    phone = Phone(browser, server, st)
+    phone = Phone(browser, files_server, st)
     page = phone.page
     wait_until(page, "document.body.dataset.phase === 'planning'")
     page.dispatch_event("body", "pointerdown")  # and it stays there
@@ -152,12 +152,12 @@ TAP_WITH_AN_UPDATE = """async ([selector, message]) => {
 
 
 def test_a_tap_is_drawn_as_soon_as_its_click_is_handled(
-    browser: Any, server: ServerProcess
+    browser: Any, files_server: ServerProcess
 ) -> None:
     """The finger's hold ends with its click: the tap's own change and an update that came
     while the finger was down are drawn in the next task, not a moment after the finger lifts."""
     st = new_game(4)
-    phone = Phone(browser, server, st)
+    phone = Phone(browser, files_server, st)
     page = phone.page
     wait_until(page, "document.body.dataset.phase === 'planning'")
     # a tap on a spot that does nothing, then one on the help button, which opens its sheet
@@ -181,10 +181,10 @@ NO_VIDEO = NO_WAKE_LOCK + (
 
 
 def test_without_wake_lock_a_silent_video_keeps_the_screen_on(
-    browser: Any, server: ServerProcess
+    browser: Any, files_server: ServerProcess
 ) -> None:
     st = new_game(4)
-    phone = Phone(browser, server, st, seat=RED, init_script=NO_WAKE_LOCK)
+    phone = Phone(browser, files_server, st, seat=RED, init_script=NO_WAKE_LOCK)
     page = phone.page
     page.wait_for_selector("[data-dest=A]")
     assert page.query_selector("video") is None  # nothing loads before the first tap
@@ -207,8 +207,10 @@ def test_without_wake_lock_a_silent_video_keeps_the_screen_on(
     phone.no_errors()
 
 
-def test_where_neither_works_the_player_is_told_how(browser: Any, server: ServerProcess) -> None:
-    phone = Phone(browser, server, new_game(4), seat=RED, init_script=NO_VIDEO)
+def test_where_neither_works_the_player_is_told_how(
+    browser: Any, files_server: ServerProcess
+) -> None:
+    phone = Phone(browser, files_server, new_game(4), seat=RED, init_script=NO_VIDEO)
     page = phone.page
     page.wait_for_selector("[data-dest=A]")
     assert "screen timeout" not in phone.text()

@@ -108,9 +108,11 @@ def cover(boxes: list[list[float]], area: list[float]) -> float:
     return inside / (width * height)
 
 
-def test_three_castles_and_the_board_fill_the_screen(browser: Any, server: ServerProcess) -> None:
+def test_three_castles_and_the_board_fill_the_screen(
+    browser: Any, files_server: ServerProcess
+) -> None:
     st = crowded(3)
-    table = TableDisplay(browser, server)
+    table = TableDisplay(browser, files_server)
     table.show(st)
     for width, height in SIZES:
         table.page.set_viewport_size({"width": width, "height": height})
@@ -155,12 +157,12 @@ def test_three_castles_and_the_board_fill_the_screen(browser: Any, server: Serve
 
 @pytest.mark.parametrize("players", [3, 4, 6])
 def test_a_crowded_table_fits_both_screens_in_every_language(
-    browser: Any, server: ServerProcess, players: int
+    browser: Any, files_server: ServerProcess, players: int
 ) -> None:
     st = crowded(players)
     problems = []
     for lang in LANGUAGES:
-        table = TableDisplay(browser, server, lang=lang)
+        table = TableDisplay(browser, files_server, lang=lang)
         table.show(st)
         for width, height in SIZES:
             table.page.set_viewport_size({"width": width, "height": height})
@@ -176,13 +178,13 @@ def test_a_crowded_table_fits_both_screens_in_every_language(
 
 
 def test_the_vikings_at_home_count_the_castles_defenders(
-    browser: Any, server: ServerProcess
+    browser: Any, files_server: ServerProcess
 ) -> None:
     """After the reveal every viking stands on the board (R3.1): the castle's defenders are the
     vikings at home, beside the defenders' mark, and not "at home 0"."""
     st = new_game(3)
     plan(st, {0: {"A": 2}, 1: {"A": 2}})  # a fight over A; the rest defend their castles
-    table = TableDisplay(browser, server)
+    table = TableDisplay(browser, files_server)
     table.show(st)
     for seat in range(3):
         defenders = st.board[R.castle_field(seat)][seat]

@@ -42,14 +42,14 @@ def all_sailed(st: VikingsState, seat: int) -> None:
 
 
 def test_with_no_hull_piece_in_port_the_phone_gives_the_true_reason(
-    browser: Any, server: ServerProcess
+    browser: Any, files_server: ServerProcess
 ) -> None:
     # V2.2, V3.2, V3.3: Promotion and Change drakkar are impossible because none of the player's
     # hull pieces is left in port, not because they stand at their prows or lack room
     st = new_game(3)
     all_sailed(st, 0)
     make_active(st, 0)
-    phone = VobPage(browser, server, st, 0)
+    phone = VobPage(browser, files_server, st, 0)
     for building in ("promotion", "change_drakkar"):
         verdict = phone.text(f".vob-choice[data-building={building}] .verdict")
         assert verdict == "not possible: none of your hull pieces is left in port", verdict
@@ -77,12 +77,12 @@ def apart(a: dict[str, float], b: dict[str, float]) -> bool:
 
 @pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)])
 def test_the_away_and_stand_in_banners_cover_nothing_of_the_board(
-    browser: Any, server: ServerProcess, size: tuple[int, int]
+    browser: Any, files_server: ServerProcess, size: tuple[int, int]
 ) -> None:
     # Bram's phone is gone and a bot plays for Carla: it is said at the foot of the table display,
     # and covers neither the market nor the piles' line; nor does the stand-in's line alone
     st = new_game(3)
-    table = VobPage(browser, server, st, None, size=size, away={1}, stand_ins={2})
+    table = VobPage(browser, files_server, st, None, size=size, away={1}, stand_ins={2})
     page = table.page
     banner = table.text(".away-banner")
     assert "Bram: phone gone" in banner and "Carla: a bot plays for now" in banner
@@ -148,11 +148,11 @@ def test_choosing_vikings_on_board_asks_nobody_who_starts_and_tells_of_a_changed
 
 
 def test_the_phone_names_a_chosen_piece_s_drakkar_and_the_table_says_to_move_a_viking_back(
-    browser: Any, server: ServerProcess
+    browser: Any, files_server: ServerProcess
 ) -> None:
     st = new_game(3)  # Anna red ▲, Bram green ◆, Carla blue ●
-    table = VobPage(browser, server, st, None)
-    anna = VobPage(browser, server, st, RED)
+    table = VobPage(browser, files_server, st, None)
+    anna = VobPage(browser, files_server, st, RED)
 
     # Anna chooses Change drakkar and a piece: her phone says which drakkar it is in (V3.3)
     go(st, RED, "change_drakkar")
@@ -180,12 +180,12 @@ def test_the_phone_names_a_chosen_piece_s_drakkar_and_the_table_says_to_move_a_v
 
 
 def test_a_sailing_is_read_at_once_and_moved_on_by_the_player_who_sailed(
-    browser: Any, server: ServerProcess
+    browser: Any, files_server: ServerProcess
 ) -> None:
     st = new_game(3)  # Anna red ▲, Bram green ◆, Carla blue ●
-    table = VobPage(browser, server, st, None)
-    anna = VobPage(browser, server, st, RED)
-    bram = VobPage(browser, server, st, GREEN)
+    table = VobPage(browser, files_server, st, None)
+    anna = VobPage(browser, files_server, st, RED)
+    bram = VobPage(browser, files_server, st, GREEN)
 
     # V4.2, V4.3 (example C): drakkar 5 sails; Bram bet on blue, which leads
     arrange(st, {4: [piece(BLUE, 4), piece(RED, 0), piece(GREEN, 2), piece(RED, 2)]})
@@ -217,10 +217,10 @@ def test_a_sailing_is_read_at_once_and_moved_on_by_the_player_who_sailed(
 
 
 def test_after_the_last_sailing_the_table_keeps_its_instructions_beside_the_scores_in_rank_order(
-    browser: Any, server: ServerProcess
+    browser: Any, files_server: ServerProcess
 ) -> None:
     st = last_sailing_over(3)
-    table = VobPage(browser, server, st, None)
+    table = VobPage(browser, files_server, st, None)
     # the last sailing's instructions stay: Anna takes the two chests of drakkar 7
     sailing = table.text(".vob-sailing")
     assert "Drakkar 7 sails" in sailing
@@ -248,7 +248,7 @@ def test_after_the_last_sailing_the_table_keeps_its_instructions_beside_the_scor
     table.no_errors()
     table.close()
     # four players in German on a 1280x720 table display: everything fits and reads
-    table = VobPage(browser, server, last_sailing_over(4), None, lang="de", size=(1280, 720))
+    table = VobPage(browser, files_server, last_sailing_over(4), None, lang="de", size=(1280, 720))
     # measured once the page's fonts are in and its layout has settled (a busy machine may
     # draw a first frame with a stand-in font)
     table.page.evaluate("document.fonts.ready.then(() => true)")
@@ -296,17 +296,17 @@ SPLIT_WORDS = """(selector) => {
 
 @pytest.mark.parametrize("lang", ["fr", "nl", "de"])
 def test_building_names_never_break_inside_a_word(
-    browser: Any, server: ServerProcess, lang: str
+    browser: Any, files_server: ServerProcess, lang: str
 ) -> None:
     # the village on a 1280x720 table display, and the buildings on a 390 px phone
     st = new_game(4)
-    table = VobPage(browser, server, st, None, lang=lang, size=(1280, 720))
+    table = VobPage(browser, files_server, st, None, lang=lang, size=(1280, 720))
     assert table.page.evaluate("document.documentElement.lang") == lang
     assert table.page.evaluate(SPLIT_WORDS, ".vob-bname") == []
     village = "document.querySelector('.vob-buildings')"
     assert table.page.evaluate(f"{village}.scrollWidth <= {village}.clientWidth")
     table.close()
-    phone = VobPage(browser, server, st, st.active_seats()[0], lang=lang)
+    phone = VobPage(browser, files_server, st, st.active_seats()[0], lang=lang)
     assert phone.page.evaluate(SPLIT_WORDS, ".vob-choice strong, .vob-choice .effect") == []
     phone.no_errors()
     phone.close()
@@ -320,7 +320,7 @@ DRAKKAR_TOPS = (
 
 @pytest.mark.parametrize("scrolled", [0, 250, 450])
 def test_a_piece_tapped_in_the_harbour_leaves_the_harbour_under_the_finger(
-    browser: Any, server: ServerProcess, scrolled: int
+    browser: Any, files_server: ServerProcess, scrolled: int
 ) -> None:
     # V3.3: Anna taps the hull piece to move, then the drakkar it goes to. The answer to the first
     # tap adds lines above the harbour (the next step's prompt, "Chosen: ..."); the harbour stays
@@ -329,7 +329,7 @@ def test_a_piece_tapped_in_the_harbour_leaves_the_harbour_under_the_finger(
     # anchoring holds the harbour: the page must not move it a second time
     st = new_game(3)
     go(st, RED, "change_drakkar")
-    anna = VobPage(browser, server, st, RED)
+    anna = VobPage(browser, files_server, st, RED)
     page = anna.page
     page.evaluate(f"window.scrollTo(0, {scrolled})")
     before = page.evaluate(DRAKKAR_TOPS)

@@ -41,13 +41,13 @@ def shown(page: GamePage) -> tuple[str, int]:
 
 
 def test_vikings_on_board_a_player_reading_their_shield_stays_there(
-    browser: Any, server: ServerProcess
+    browser: Any, files_server: ServerProcess
 ) -> None:
     # Bram reads his shield while Anna chooses a building and takes its steps (V2.1): her turn
     # and her action are two phases, one screen for him; his own turn opens at its top
     st = new_game(3)
     make_active(st, RED)
-    bram = VobPage(browser, server, st, GREEN)
+    bram = VobPage(browser, files_server, st, GREEN)
     y = scrolled_down(bram)
     go(st, RED, "promotion")
     assert shown(bram) == ("act", y)
@@ -59,7 +59,7 @@ def test_vikings_on_board_a_player_reading_their_shield_stays_there(
 
 
 def test_vikings_gone_wild_a_player_reading_their_village_stays_there(
-    browser: Any, server: ServerProcess
+    browser: Any, files_server: ServerProcess
 ) -> None:
     # The third player reads their full village on a small phone while the first attacks the second
     # and the second defends (W5.1): a turn and a defence are two phases, one screen for the
@@ -68,7 +68,7 @@ def test_vikings_gone_wild_a_player_reading_their_village_stays_there(
     set_level(st, BRAM, 2)  # room for eight buildings (W3.3)
     kinds = ["gold_factory", "brewery", "gold_reserve", "beer_reserve", "tavern", "drakkar"]
     give(st, BRAM, *kinds, "gold_factory", "brewery")
-    bram = VgwPage(browser, server, st, BRAM, small=True)
+    bram = VgwPage(browser, files_server, st, BRAM, small=True)
     y = scrolled_down(bram)
     attack(st, MARIE, 0, 4, cards=2)
     assert shown(bram) == ("defend", y)
