@@ -1,15 +1,15 @@
 """How soon the server answers after it starts, with its CPU held to a Pi's share, side by side
 with boardgame.io in the same run.
 
-Longhall: ``longhall serve`` on a copy of a store of 20 finished games (Eketorp, Vikings on Board
-and Vikings Gone Wild in turn, bots at every seat) and a game in progress, timed from the start
-of the process until ``/healthz`` answers 200. The peer: boardgame.io 0.50.2's own server
-(``../shared/peers/boardgameio/server.js``, its store in memory, so it reads nothing), timed until
-it answers an HTTP request. Each start runs in a CPU cgroup of its own with a quota: 100 % of a
-core, 25 % (about a Pi 4's core, as this machine's core is about four of a Pi 4's) and 12 %
-(about a Pi Zero 2 W's). The two servers take turns at going first; the figures are medians of
-the runs, with the ratio Longhall / boardgame.io, and the CPU seconds each process had used when
-it answered (what a start costs, whatever the quota).
+Longhall: ``longhall serve --gpio auto`` (as its systemd unit runs it) on a copy of a store of 20
+finished games (Eketorp, Vikings on Board and Vikings Gone Wild in turn, bots at every seat) and a
+game in progress, timed from the start of the process until ``/healthz`` answers 200. The peer:
+boardgame.io 0.50.2's own server (``../shared/peers/boardgameio/server.js``, its store in memory, so
+it reads nothing), timed until it answers an HTTP request. Each start runs in a CPU cgroup of its
+own with a quota: 100 % of a core, 25 % (about a Pi 4's core, as this machine's core is about four
+of a Pi 4's) and 12 % (about a Pi Zero 2 W's). The two servers take turns at going first; the
+figures are medians of the runs, with the ratio Longhall / boardgame.io, and the CPU seconds each
+process had used when it answered (what a start costs, whatever the quota).
 
 Needs a writable CPU cgroup (v1 ``/sys/fs/cgroup/cpu`` or v2 ``cpu.max``), as root here does.
 
@@ -155,7 +155,9 @@ def longhall(python: str, group: CpuGroup) -> tuple[float, float]:
         for f in STORE.iterdir():
             shutil.copy(f, Path(data) / f.name)
         port = free_port()
-        argv = [python, "-m", "longhall.server.cli", "serve", "--port", str(port), "--gpio", "off"]
+        # --gpio auto, as longhall.service starts it: gpiozero is imported and looks for the pins
+        # (here it finds none; on a Pi it sets them up)
+        argv = [python, "-m", "longhall.server.cli", "serve", "--port", str(port), "--gpio", "auto"]
         argv += ["--data-dir", data, "--host", "127.0.0.1"]
         return timed_start(argv, Path(data), f"http://127.0.0.1:{port}/healthz", group)
 
