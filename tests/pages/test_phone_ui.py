@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from ..support import ServerProcess
+from ..support import Phone, ServerProcess
 from .conftest import PHONE, Watched, open_phone, tap_until, wait_until
 from .engines import LANGUAGE_MENU, readable_menu
 from .test_table_display import join_as_host
@@ -168,20 +168,27 @@ def test_the_host_sets_the_table_display_s_language_from_the_phone(
     assert table.errors == [] and anna.errors == []
 
 
-def test_the_table_display_takes_the_language_the_host_chose_last(
-    browser: Any, server: ServerProcess
-) -> None:
-    """The host chooses Dutch, then French at once, and Dutch's catalog comes last (a slow
-    request): the table display stays in French."""
+def dutch_on_its_way(browser: Any, server: ServerProcess) -> tuple[Any, Watched, Phone, list[Any]]:
+    """A table display in English whose host (a Python client) has just chosen Dutch, the Dutch
+    catalog's request held (in the list returned) until the test lets it go on."""
     context = browser.new_context(locale="en")
     table = Watched(context.new_page(), "table")
     table.page.goto(server.url + "/")
     table.page.wait_for_selector("#join-url")
     host = join_as_host(server, "Anna")
     held: list[Any] = []
-    table.page.route("**/static/i18n/nl.json", lambda route: held.append(route))  # held
+    table.page.route("**/static/i18n/nl.json", lambda route: held.append(route))
     with table.page.expect_request("**/static/i18n/nl.json"):
         assert host.command("set_language", lang="nl")["ok"]
+    return context, table, host, held
+
+
+def test_the_table_display_takes_the_language_the_host_chose_last(
+    browser: Any, server: ServerProcess
+) -> None:
+    """The host chooses Dutch, then French at once, and Dutch's catalog comes last (a slow
+    request): the table display stays in French."""
+    context, table, host, held = dutch_on_its_way(browser, server)
     assert host.command("set_language", lang="fr")["ok"]
     table.wait_for_text("Scannez pour jouer avec votre téléphone")
     with table.page.expect_event("requestfinished", lambda r: r.url.endswith("/nl.json")):
@@ -204,15 +211,7 @@ def test_updates_while_a_language_is_on_its_way_do_not_ask_for_it_again(
     """The host chooses Dutch; while its catalog is on its way the table sends more updates (a
     game's moves come faster than a slow Wi-Fi's answer): the page waits for that one catalog,
     not for a new request per update, and is in Dutch once it comes."""
-    context = browser.new_context(locale="en")
-    table = Watched(context.new_page(), "table")
-    table.page.goto(server.url + "/")
-    table.page.wait_for_selector("#join-url")
-    host = join_as_host(server, "Anna")
-    held: list[Any] = []
-    table.page.route("**/static/i18n/nl.json", lambda route: held.append(route))  # held
-    with table.page.expect_request("**/static/i18n/nl.json"):
-        assert host.command("set_language", lang="nl")["ok"]
+    context, table, host, held = dutch_on_its_way(browser, server)
     for bot in ("greedy", "random"):  # two updates the table display draws meanwhile
         assert host.command("add_bot", bot=bot)["ok"]
     wait_until(table.page, "document.querySelectorAll('.seats li').length === 3")
