@@ -11,6 +11,11 @@ import pytest
 from longhall.server.config import Settings
 from longhall.server.web.app import Longhall, create_app
 from tests.inprocess import Client, Guest
+from tests.support import ServerProcess
+
+
+def pytest_configure() -> None:
+    ServerProcess.fork = True  # the tests' servers forked from one that has imported the server
 
 
 @pytest.fixture

@@ -29,6 +29,8 @@ from longhall.server.table.bots import bot_may_play
 from longhall.server.table.connections import Identity
 from longhall.server.table.state import TAKEN_BACK
 
+from .server_fork import ForkedProcess, fork_server
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -51,6 +53,8 @@ def _default_hangup() -> None:
 class ServerProcess:
     """``longhall serve`` on a free port of 127.0.0.1 with its own data directory."""
 
+    fork = False  # from a zygote (tests/server_fork.py): tests/conftest.py turns it on
+
     def __init__(
         self,
         data_dir: Path,
@@ -63,19 +67,21 @@ class ServerProcess:
     ) -> None:
         # what runs ``serve``: this Python's ``-m module`` (a test may wrap the server's own CLI),
         # or another program (an installed ``longhall``), started in ``cwd``
-        self.program = program or [
-            # the server may run in another environment, e.g. one without the test packages,
-            # as ``./run serve`` installs it (bench/serving.py measures its memory that way)
-            os.environ.get("LONGHALL_SERVER_PYTHON", sys.executable),
-            "-m",
-            module,
-        ]
+        # the server may run in another environment, e.g. one without the test packages, as
+        # ``./run serve`` installs it (bench/serving.py measures its memory that way)
+        other_python = os.environ.get("LONGHALL_SERVER_PYTHON")
+        self.program = program or [other_python or sys.executable, "-m", module]
+        # the command line's own, in this environment: forked from this process's zygote when
+        # the tests say so (the benchmarks start their servers as a table does)
+        default = program is None and other_python is None and module == "longhall.server.cli"
+        self.forked = default and ServerProcess.fork
+
         self.cwd = cwd
         self.ignore_hangup = ignore_hangup  # as nohup starts it
         self.data_dir = data_dir
         self.port = port or free_port()
         self.extra = list(extra)
-        self.proc: subprocess.Popen[bytes] | None = None
+        self.proc: subprocess.Popen[bytes] | ForkedProcess | None = None
         self.log = data_dir / "server.log"
 
     @property
@@ -86,7 +92,6 @@ class ServerProcess:
         """Start and wait for /healthz; return the seconds it took."""
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         args = [
-            *self.program,
             "serve",
             "--host",
             "127.0.0.1",
@@ -101,17 +106,20 @@ class ServerProcess:
             *self.extra,
         ]
         started = time.monotonic()
-        out = self.log.open("ab")
-        self.proc = subprocess.Popen(
-            args,
-            cwd=self.cwd,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-            preexec_fn=_ignore_hangup if self.ignore_hangup else _default_hangup,
-        )
-        out.close()
+        if self.forked:
+            self.proc = fork_server(args, self.cwd, env, self.log, self.ignore_hangup)
+        else:
+            out = self.log.open("ab")
+            self.proc = subprocess.Popen(
+                [*self.program, *args],
+                cwd=self.cwd,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                preexec_fn=_ignore_hangup if self.ignore_hangup else _default_hangup,
+            )
+            out.close()
         while time.monotonic() - started < timeout:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the server exited: {self.log.read_text()[-2000:]}")

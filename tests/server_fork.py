@@ -1,0 +1,212 @@
+"""``longhall serve`` for the tests, forked from a process that has already imported it.
+
+A test server's start is mostly Python importing the server (all but 0.04 of its 0.26
+CPU-seconds here), and the suite starts well over a hundred on two cores. So each pytest worker
+keeps one *zygote*: a Python process that imports what ``longhall serve`` imports, then waits.
+For each server it forks a child that is set up as a new process would be (its own session, its
+log on stdout and stderr, its working directory, environment, arguments and hang-up signal) and
+runs the command line's own ``main`` in it; the child exits through Python's normal shutdown.
+
+The zygote is the child's parent: it reaps it and sends its exit status back over a socket of
+that server's own, which :class:`ForkedProcess` reads to answer as ``subprocess.Popen`` does
+(``pid``, ``poll``, ``wait``, ``send_signal``, ``returncode``).
+
+What a fork leaves out, a start of its own still checks: the tests of the start itself, of the
+installed wheel and of the systemd units start ``longhall serve`` as a new program
+(``ServerProcess(program=...)``, ``LONGHALL_SERVER_PYTHON``), and ``tests/web/test_start.py``
+what a start imports.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import json
+import os
+import selectors
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+# the zygote's end of its socket with the worker, as the worker hands it over
+ZYGOTE_FD_ENV = "LONGHALL_TEST_ZYGOTE_FD"
+
+
+def load() -> None:
+    """Import what ``longhall serve`` imports before it reads its arguments."""
+    from longhall.server.cli import load_serve
+
+    load_serve()
+    import longhall.server.web.app  # noqa: F401  # imported by serve once it is set up
+
+
+def zygote() -> None:
+    """The zygote's loop: a server for each request, its exit status once it ends."""
+    control = socket.socket(fileno=int(os.environ.pop(ZYGOTE_FD_ENV)))
+    load()
+    children: dict[int, socket.socket] = {}  # pid -> that server's status socket
+    wake_r, wake_w = os.pipe()
+    os.set_blocking(wake_w, False)
+    signal.set_wakeup_fd(wake_w)
+    signal.signal(signal.SIGCHLD, lambda *_: None)  # the wake-up fd says a child ended
+    events = selectors.DefaultSelector()
+    events.register(control, selectors.EVENT_READ)
+    events.register(wake_r, selectors.EVENT_READ)
+    while True:
+        for key, _ in events.select():
+            if key.fileobj is control:
+                request, fds, _, _ = socket.recv_fds(control, 1 << 16, 1)
+                if not request:  # the worker is gone
+                    for status in children.values():
+                        status.close()
+                    return
+                status = socket.socket(fileno=fds[0])
+                assert threading.active_count() == 1, "a fork with threads running"
+                sys.stdout.flush()
+                sys.stderr.flush()
+                pid = os.fork()
+                if pid == 0:
+                    # the child: nothing of the zygote's but the modules it loaded
+                    signal.set_wakeup_fd(-1)
+                    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                    events.close()
+                    os.close(wake_r)
+                    os.close(wake_w)
+                    for sock in (control, status, *children.values()):
+                        sock.close()
+                    raise SystemExit(serve(json.loads(request)))
+                children[pid] = status
+                status.sendall(f"{pid}\n".encode())
+            else:
+                os.read(wake_r, 512)
+                while children:
+                    pid, waited = os.waitpid(-1, os.WNOHANG)
+                    if pid == 0:
+                        break
+                    status = children.pop(pid)
+                    with contextlib.suppress(OSError):  # its ServerProcess may be gone
+                        status.sendall(f"{os.waitstatus_to_exitcode(waited)}\n".encode())
+                    status.close()
+
+
+def serve(request: dict[str, Any]) -> int:
+    """In the child: become a new ``longhall serve`` process and run it."""
+    os.setsid()
+    hangup = signal.SIG_IGN if request["ignore_hangup"] else signal.SIG_DFL
+    signal.signal(signal.SIGHUP, hangup)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    log = os.open(request["log"], os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    os.dup2(log, 1)
+    os.dup2(log, 2)
+    os.close(log)
+    os.chdir(request["cwd"])
+    os.environ.clear()
+    os.environ.update(request["env"])
+    sys.argv = [request["argv0"], *request["args"]]
+    from longhall.server.cli import main
+
+    return main(request["args"])
+
+
+class ForkedProcess:
+    """A server forked by the zygote, answering as ``subprocess.Popen`` does."""
+
+    def __init__(self, status: socket.socket) -> None:
+        self._status = status
+        self._said = b""
+        self.pid = int(self._line(timeout=30))
+        self.returncode: int | None = None
+
+    def _line(self, timeout: float | None) -> str:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while b"\n" not in self._said:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            self._status.settimeout(left)
+            try:
+                more = self._status.recv(64)
+            except (TimeoutError, BlockingIOError):  # BlockingIOError: with no time to wait
+                raise subprocess.TimeoutExpired("longhall serve", timeout or 0) from None
+            if not more:
+                raise RuntimeError("the tests' zygote ended before the server")
+            self._said += more
+        line, self._said = self._said.split(b"\n", 1)
+        return line.decode()
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            try:
+                self.returncode = int(self._line(timeout=0))
+            except subprocess.TimeoutExpired:
+                return None
+            self._status.close()
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        if self.returncode is None:
+            self.returncode = int(self._line(timeout))
+            self._status.close()
+        return self.returncode
+
+    def send_signal(self, sig: int) -> None:
+        if self.returncode is None:
+            os.kill(self.pid, sig)
+
+
+class Zygote:
+    """This process's zygote: started with its first server, ended when this process ends (its
+    socket closes)."""
+
+    def __init__(self) -> None:
+        # a socket that keeps each request apart, with the server's status socket in it
+        self.control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", "from tests.server_fork import zygote; zygote()"],
+            cwd=Path(__file__).resolve().parent.parent,
+            env={**os.environ, "PYTHONUNBUFFERED": "1", ZYGOTE_FD_ENV: str(theirs.fileno())},
+            pass_fds=[theirs.fileno()],
+            stdin=subprocess.DEVNULL,
+        )
+        theirs.close()
+        atexit.register(self.end)
+
+    def start(
+        self, args: list[str], cwd: Path, env: dict[str, str], log: Path, ignore_hangup: bool
+    ) -> ForkedProcess:
+        """Fork ``longhall serve`` with ``args``, started in ``cwd`` with ``env``, its output
+        appended to ``log``."""
+        mine, its = socket.socketpair()
+        request = {
+            "args": args,
+            "argv0": sys.executable,
+            "cwd": str(cwd),
+            "env": env,
+            "log": str(log),
+            "ignore_hangup": ignore_hangup,
+        }
+        socket.send_fds(self.control, [json.dumps(request).encode()], [its.fileno()])
+        its.close()
+        return ForkedProcess(mine)
+
+    def end(self) -> None:
+        self.control.close()
+        self.process.wait(timeout=10)
+
+
+_zygote: Zygote | None = None
+
+
+def fork_server(
+    args: list[str], cwd: Path, env: dict[str, str], log: Path, ignore_hangup: bool
+) -> ForkedProcess:
+    """``longhall serve`` with ``args``, forked from this process's zygote (see the top)."""
+    global _zygote
+    if _zygote is None or _zygote.process.poll() is not None:
+        _zygote = Zygote()
+    return _zygote.start(args, cwd, env, log, ignore_hangup)
