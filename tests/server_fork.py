@@ -5,16 +5,21 @@ CPU-seconds here), and the suite starts well over a hundred on two cores. So eac
 keeps one *zygote*: a Python process that imports what ``longhall serve`` imports, then waits.
 For each server it forks a child that is set up as a new process would be (its own session, its
 log on stdout and stderr, its working directory, environment, arguments and hang-up signal) and
-runs the command line's own ``main`` in it; the child exits through Python's normal shutdown.
+runs the command line's own ``main`` in it, which ends it as it ends ``longhall serve``.
 
 The zygote is the child's parent: it reaps it and sends its exit status back over a socket of
 that server's own, which :class:`ForkedProcess` reads to answer as ``subprocess.Popen`` does
-(``pid``, ``poll``, ``wait``, ``send_signal``, ``returncode``).
+where the tests use it (``pid``, ``poll``, ``wait``, ``send_signal``, ``returncode``). The
+zygote has a session of its own, so a Ctrl-C stops the tests, which stop their servers; when its
+pytest worker ends, it stops any server left (``SIGTERM``) and ends too.
 
 What a fork leaves out, a start of its own still checks: the tests of the start itself, of the
 installed wheel and of the systemd units start ``longhall serve`` as a new program
 (``ServerProcess(program=...)``, ``LONGHALL_SERVER_PYTHON``), and ``tests/web/test_start.py``
-what a start imports.
+what a start imports. What a forked server shares with the zygote, no test relies on: what the
+interpreter read from the environment as it started (``PYTHON*``, the locale, glibc's tunables),
+its hash seed, and its command line in ``/proc`` (``python -c ...``, where ``sys.argv`` is the
+server's own).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -60,11 +66,14 @@ def zygote() -> None:
     while True:
         for key, _ in events.select():
             if key.fileobj is control:
-                request, fds, _, _ = socket.recv_fds(control, 1 << 16, 1)
-                if not request:  # the worker is gone
-                    for status in children.values():
+                request, fds, flags, _ = socket.recv_fds(control, 1 << 16, 1)
+                if not request:  # the worker is gone: so are its servers
+                    for pid, status in children.items():
+                        with contextlib.suppress(ProcessLookupError):
+                            os.killpg(pid, signal.SIGTERM)
                         status.close()
                     return
+                assert not flags & socket.MSG_TRUNC, "a request longer than its buffer"
                 status = socket.socket(fileno=fds[0])
                 assert threading.active_count() == 1, "a fork with threads running"
                 sys.stdout.flush()
@@ -109,10 +118,10 @@ def serve(request: dict[str, Any]) -> int:
     os.chdir(request["cwd"])
     os.environ.clear()
     os.environ.update(request["env"])
-    sys.argv = [request["argv0"], *request["args"]]
-    from longhall.server.cli import main
+    from longhall.server import cli
 
-    return main(request["args"])
+    sys.argv = [str(Path(cli.__file__).with_name("__main__.py")), *request["args"]]  # as -m sets
+    return cli.main(request["args"])
 
 
 class ForkedProcess:
@@ -134,7 +143,7 @@ class ForkedProcess:
             except (TimeoutError, BlockingIOError):  # BlockingIOError: with no time to wait
                 raise subprocess.TimeoutExpired("longhall serve", timeout or 0) from None
             if not more:
-                raise RuntimeError("the tests' zygote ended before the server")
+                raise ZygoteGone
             self._said += more
         line, self._said = self._said.split(b"\n", 1)
         return line.decode()
@@ -145,18 +154,48 @@ class ForkedProcess:
                 self.returncode = int(self._line(timeout=0))
             except subprocess.TimeoutExpired:
                 return None
+            except ZygoteGone:  # the server may still run: it may be stopped, then it says
+                if self._alive():
+                    return None
+                raise
             self._status.close()
         return self.returncode
 
     def wait(self, timeout: float | None = None) -> int:
         if self.returncode is None:
-            self.returncode = int(self._line(timeout))
+            try:
+                self.returncode = int(self._line(timeout))
+            except ZygoteGone:
+                deadline = None if timeout is None else time.monotonic() + timeout
+                while self._alive():
+                    if deadline is not None and time.monotonic() > deadline:
+                        raise subprocess.TimeoutExpired("longhall serve", timeout or 0) from None
+                    time.sleep(0.05)
+                raise
             self._status.close()
         return self.returncode
 
     def send_signal(self, sig: int) -> None:
-        if self.returncode is None:
-            os.kill(self.pid, sig)
+        if self.poll() is None:
+            with contextlib.suppress(ProcessLookupError):  # it ended meanwhile, as Popen's
+                os.kill(self.pid, sig)
+
+    def _alive(self) -> bool:
+        try:
+            os.kill(self.pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
+
+class ZygoteGone(RuntimeError):
+    """The zygote ended before a server it forked: that server's exit status is lost."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "the tests' zygote ended before its server: its log is "
+            f"{tempfile.gettempdir()}/longhall-test-zygote-<the pytest worker's pid>.log"
+        )
 
 
 class Zygote:
@@ -166,13 +205,18 @@ class Zygote:
     def __init__(self) -> None:
         # a socket that keeps each request apart, with the server's status socket in it
         self.control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", "from tests.server_fork import zygote; zygote()"],
-            cwd=Path(__file__).resolve().parent.parent,
-            env={**os.environ, "PYTHONUNBUFFERED": "1", ZYGOTE_FD_ENV: str(theirs.fileno())},
-            pass_fds=[theirs.fileno()],
-            stdin=subprocess.DEVNULL,
-        )
+        self.log = Path(tempfile.gettempdir()) / f"longhall-test-zygote-{os.getpid()}.log"
+        with self.log.open("wb") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", "from tests.server_fork import zygote; zygote()"],
+                cwd=Path(__file__).resolve().parent.parent,
+                env={**os.environ, "PYTHONUNBUFFERED": "1", ZYGOTE_FD_ENV: str(theirs.fileno())},
+                pass_fds=[theirs.fileno()],
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,  # out of the terminal's Ctrl-C: the tests stop servers
+            )
         theirs.close()
         atexit.register(self.end)
 
@@ -184,7 +228,6 @@ class Zygote:
         mine, its = socket.socketpair()
         request = {
             "args": args,
-            "argv0": sys.executable,
             "cwd": str(cwd),
             "env": env,
             "log": str(log),
@@ -196,7 +239,8 @@ class Zygote:
 
     def end(self) -> None:
         self.control.close()
-        self.process.wait(timeout=10)
+        if self.process.wait(timeout=10) == 0:
+            self.log.unlink(missing_ok=True)  # kept if it has something to say
 
 
 _zygote: Zygote | None = None

@@ -132,8 +132,9 @@ class ServerProcess:
     def kill9(self) -> None:
         """Kill the whole process group at once, like a power cut."""
         assert self.proc is not None
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.proc.pid, signal.SIGKILL)
+        if self.proc.poll() is None:  # once it is reaped, its number may be another's
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait(timeout=10)
         self._wait_port_free()
 
