@@ -3,7 +3,9 @@ with boardgame.io in the same run.
 
 Longhall: ``longhall serve --gpio auto`` (as its systemd unit runs it) on a copy of a store of 20
 finished games (Eketorp, Vikings on Board and Vikings Gone Wild in turn, bots at every seat) and a
-game in progress, timed from the start of the process until ``/healthz`` answers 200. The peer:
+game in progress, timed from the start of the process until ``/healthz`` answers 200. Every start
+is a restart, as a Pi's are: at the address of an untimed first start on that store, which kept
+there the banner's QR code for it (``serve.join_qr``). The peer:
 boardgame.io 0.50.2's own server (``../shared/peers/boardgameio/server.js``, its store in memory, so
 it reads nothing), timed until it answers an HTTP request. Each start runs in a CPU cgroup of its
 own with a quota: 100 % of a core, 25 % (about a Pi 4's core, as this machine's core is about four
@@ -150,16 +152,25 @@ def timed_start(argv: list[str], cwd: Path, url: str, group: CpuGroup) -> tuple[
             proc.wait(timeout=30)
 
 
-def longhall(python: str, group: CpuGroup) -> tuple[float, float]:
+def serve_argv(python: str, data: Path, port: int) -> list[str]:
+    # --gpio auto, as longhall.service starts it: gpiozero is imported and looks for the pins
+    # (here it finds none; on a Pi it sets them up)
+    argv = [python, "-m", "longhall.server.cli", "serve", "--port", str(port), "--gpio", "auto"]
+    return [*argv, "--data-dir", str(data), "--host", "127.0.0.1"]
+
+
+def longhall(python: str, group: CpuGroup, store: Path, port: int) -> tuple[float, float]:
+    """A start on a copy of ``store`` at ``port``."""
     with tempfile.TemporaryDirectory(prefix="longhall-start-") as data:
-        for f in STORE.iterdir():
+        for f in store.iterdir():
             shutil.copy(f, Path(data) / f.name)
-        port = free_port()
-        # --gpio auto, as longhall.service starts it: gpiozero is imported and looks for the pins
-        # (here it finds none; on a Pi it sets them up)
-        argv = [python, "-m", "longhall.server.cli", "serve", "--port", str(port), "--gpio", "auto"]
-        argv += ["--data-dir", data, "--host", "127.0.0.1"]
+        argv = serve_argv(python, Path(data), port)
         return timed_start(argv, Path(data), f"http://127.0.0.1:{port}/healthz", group)
+
+
+def first(python: str, group: CpuGroup, store: Path, port: int) -> None:
+    """The first start at ``port`` on ``store`` itself, which keeps what it leaves there."""
+    timed_start(serve_argv(python, store, port), store, f"http://127.0.0.1:{port}/healthz", group)
 
 
 def peer(group: CpuGroup) -> tuple[float, float]:
@@ -194,23 +205,38 @@ def main() -> None:
         building.rename(STORE)
     size = sum(f.stat().st_size for f in STORE.iterdir()) / 1e6
     print(f"store: {size:.1f} MB, 20 finished games and one in progress ({STORE})")
+    # Every start at one address, as a Pi's restarts are, on a copy of the store a first start
+    # there left (untimed): it holds the banner's QR code for that address, as a Pi's does
+    port = free_port()
+    restarted = Path(tempfile.mkdtemp(prefix="longhall-start-restarted-"))
+    for f in STORE.iterdir():
+        shutil.copy(f, restarted / f.name)
     full = CpuGroup(100)
-    try:  # once, untimed: each server's modules are compiled and in the page cache
-        longhall(python, full), peer(full)
+    try:  # that first start, and the peer's: each server's modules are in the page cache
+        first(python, full, restarted, port)
+        peer(full)
     finally:
         full.remove()
     print("quota   boardgame.io     Longhall         Longhall / peer   CPU s: peer, Longhall")
-    for percent in args.quotas:
+    try:
+        compare(args.quotas, args.runs, python, restarted, port)
+    finally:
+        shutil.rmtree(restarted)
+
+
+def compare(quotas: list[int], runs: int, python: str, store: Path, port: int) -> None:
+    """Each quota's starts, Longhall's on copies of ``store`` at ``port``, the peer's in turns."""
+    for percent in quotas:
         group = CpuGroup(percent)
         try:
             ours: list[tuple[float, float]] = []
             theirs: list[tuple[float, float]] = []
-            for run in range(args.runs):  # taking turns at going first
+            for run in range(runs):  # taking turns at going first
                 for who in ("peer", "Longhall") if run % 2 == 0 else ("Longhall", "peer"):
                     if who == "peer":
                         theirs.append(peer(group))
                     else:
-                        ours.append(longhall(python, group))
+                        ours.append(longhall(python, group, store, port))
         finally:
             group.remove()
         p = statistics.median(t for t, _ in theirs)
