@@ -157,6 +157,7 @@ class ForkedProcess:
             except ZygoteGone:  # the server may still run: it may be stopped, then it says
                 if self._alive():
                     return None
+                self._status.close()
                 raise
             self._status.close()
         return self.returncode
@@ -171,6 +172,7 @@ class ForkedProcess:
                     if deadline is not None and time.monotonic() > deadline:
                         raise subprocess.TimeoutExpired("longhall serve", timeout or 0) from None
                     time.sleep(0.05)
+                self._status.close()
                 raise
             self._status.close()
         return self.returncode
@@ -181,11 +183,12 @@ class ForkedProcess:
                 os.kill(self.pid, sig)
 
     def _alive(self) -> bool:
+        """Whether the server still runs (not a zombie that nobody has reaped yet)."""
         try:
-            os.kill(self.pid, 0)
-        except ProcessLookupError:
+            stat = Path(f"/proc/{self.pid}/stat").read_text()
+        except FileNotFoundError:
             return False
-        return True
+        return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
 class ZygoteGone(RuntimeError):

@@ -50,6 +50,20 @@ def _default_hangup() -> None:
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
+def wait_for_health(
+    url: str, proc: subprocess.Popen[bytes] | ForkedProcess, log: Path, deadline: float
+) -> float:
+    """Wait until the server at ``url`` answers ``/healthz`` (``time.monotonic()`` then)."""
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server exited: {log.read_text()[-2000:]}")
+        with contextlib.suppress(requests.RequestException):
+            if requests.get(url + "/healthz", timeout=0.5).ok:
+                return time.monotonic()
+        time.sleep(0.02)
+    raise TimeoutError(f"no /healthz at {url} in time: {log.read_text()[-2000:]}")
+
+
 class ServerProcess:
     """``longhall serve`` on a free port of 127.0.0.1 with its own data directory."""
 
@@ -120,14 +134,7 @@ class ServerProcess:
                 preexec_fn=_ignore_hangup if self.ignore_hangup else _default_hangup,
             )
             out.close()
-        while time.monotonic() - started < timeout:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited: {self.log.read_text()[-2000:]}")
-            with contextlib.suppress(requests.RequestException):
-                if requests.get(self.url + "/healthz", timeout=0.5).ok:
-                    return time.monotonic() - started
-            time.sleep(0.02)
-        raise TimeoutError(f"no /healthz after {timeout} s: {self.log.read_text()[-2000:]}")
+        return wait_for_health(self.url, self.proc, self.log, started + timeout) - started
 
     def kill9(self) -> None:
         """Kill the whole process group at once, like a power cut."""
