@@ -3,9 +3,9 @@ with boardgame.io in the same run.
 
 Longhall: ``longhall serve --gpio auto`` (as its systemd unit runs it) on a copy of a store of 20
 finished games (Eketorp, Vikings on Board and Vikings Gone Wild in turn, bots at every seat) and a
-game in progress, timed from the start of the process until ``/healthz`` answers 200. Every start
-is a restart, as a Pi's are: at the address of an untimed first start on that store, which kept
-there the banner's QR code for it (``serve.join_qr``). The peer:
+game in progress, timed from the start of the process until ``/healthz`` answers 200. Each start is
+a restart at the same address, on a copy of the store a first, untimed start left there, so the
+banner's QR code is already kept in it (``serve.join_qr``), as on a Pi. The peer:
 boardgame.io 0.50.2's own server (``../shared/peers/boardgameio/server.js``, its store in memory, so
 it reads nothing), timed until it answers an HTTP request. Each start runs in a CPU cgroup of its
 own with a quota: 100 % of a core, 25 % (about a Pi 4's core, as this machine's core is about four
@@ -208,20 +208,18 @@ def main() -> None:
     # Every start at one address, as a Pi's restarts are, on a copy of the store a first start
     # there left (untimed): it holds the banner's QR code for that address, as a Pi's does
     port = free_port()
-    restarted = Path(tempfile.mkdtemp(prefix="longhall-start-restarted-"))
-    for f in STORE.iterdir():
-        shutil.copy(f, restarted / f.name)
-    full = CpuGroup(100)
-    try:  # that first start, and the peer's: each server's modules are in the page cache
-        first(python, full, restarted, port)
-        peer(full)
-    finally:
-        full.remove()
-    print("quota   boardgame.io     Longhall         Longhall / peer   CPU s: peer, Longhall")
-    try:
+    with tempfile.TemporaryDirectory(prefix="longhall-start-restarted-") as name:
+        restarted = Path(name)
+        for f in STORE.iterdir():
+            shutil.copy(f, restarted / f.name)
+        full = CpuGroup(100)
+        try:  # that first start, and the peer's: each server's modules are in the page cache
+            first(python, full, restarted, port)
+            peer(full)
+        finally:
+            full.remove()
+        print("quota   boardgame.io     Longhall         Longhall / peer   CPU s: peer, Longhall")
         compare(args.quotas, args.runs, python, restarted, port)
-    finally:
-        shutil.rmtree(restarted)
 
 
 def compare(quotas: list[int], runs: int, python: str, store: Path, port: int) -> None:

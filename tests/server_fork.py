@@ -127,63 +127,65 @@ def serve(request: dict[str, Any]) -> int:
 class ForkedProcess:
     """A server forked by the zygote, answering as ``subprocess.Popen`` does."""
 
-    def __init__(self, status: socket.socket) -> None:
+    def __init__(self, status: socket.socket, zygote_log: Path) -> None:
         self._status = status
         self._said = b""
-        self.pid = int(self._line(timeout=30))
+        self._zygote_log = zygote_log
+        self._lost = False  # the zygote ended first: the exit status will not come
+        self.pid = int(self._line(time.monotonic() + 30))
         self.returncode: int | None = None
 
-    def _line(self, timeout: float | None) -> str:
-        deadline = None if timeout is None else time.monotonic() + timeout
+    def _line(self, deadline: float | None) -> str:
+        """The zygote's next line about this server, by ``deadline`` (``time.monotonic()``)."""
         while b"\n" not in self._said:
+            if self._lost:
+                raise ZygoteGone(self._zygote_log)
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
             self._status.settimeout(left)
             try:
                 more = self._status.recv(64)
             except (TimeoutError, BlockingIOError):  # BlockingIOError: with no time to wait
-                raise subprocess.TimeoutExpired("longhall serve", timeout or 0) from None
+                raise subprocess.TimeoutExpired("longhall serve", left or 0) from None
             if not more:
-                raise ZygoteGone
+                self._lost = True
+                self._status.close()
             self._said += more
         line, self._said = self._said.split(b"\n", 1)
         return line.decode()
 
-    def poll(self) -> int | None:
+    def _status_by(self, deadline: float | None) -> int | None:
+        """The exit status once the server has ended, by ``deadline``; None if it runs on."""
         if self.returncode is None:
             try:
-                self.returncode = int(self._line(timeout=0))
+                self.returncode = int(self._line(deadline))
+                self._status.close()
             except subprocess.TimeoutExpired:
                 return None
-            except ZygoteGone:  # the server may still run: it may be stopped, then it says
-                if self._alive():
-                    return None
-                self._status.close()
+            except ZygoteGone:  # the server may run on: stopped, it ends without saying how
+                while self._running():
+                    if deadline is not None and time.monotonic() >= deadline:
+                        return None
+                    time.sleep(0.05)
                 raise
-            self._status.close()
         return self.returncode
 
+    def poll(self) -> int | None:
+        return self._status_by(time.monotonic())
+
     def wait(self, timeout: float | None = None) -> int:
-        if self.returncode is None:
-            try:
-                self.returncode = int(self._line(timeout))
-            except ZygoteGone:
-                deadline = None if timeout is None else time.monotonic() + timeout
-                while self._alive():
-                    if deadline is not None and time.monotonic() > deadline:
-                        raise subprocess.TimeoutExpired("longhall serve", timeout or 0) from None
-                    time.sleep(0.05)
-                self._status.close()
-                raise
-            self._status.close()
-        return self.returncode
+        deadline = None if timeout is None else time.monotonic() + timeout
+        code = self._status_by(deadline)
+        if code is None:
+            raise subprocess.TimeoutExpired("longhall serve", timeout or 0)
+        return code
 
     def send_signal(self, sig: int) -> None:
         if self.poll() is None:
             with contextlib.suppress(ProcessLookupError):  # it ended meanwhile, as Popen's
                 os.kill(self.pid, sig)
 
-    def _alive(self) -> bool:
-        """Whether the server still runs (not a zombie that nobody has reaped yet)."""
+    def _running(self) -> bool:
+        """Whether the server still runs (a zombie that nobody has reaped yet does not)."""
         try:
             stat = Path(f"/proc/{self.pid}/stat").read_text()
         except FileNotFoundError:
@@ -194,11 +196,8 @@ class ForkedProcess:
 class ZygoteGone(RuntimeError):
     """The zygote ended before a server it forked: that server's exit status is lost."""
 
-    def __init__(self) -> None:
-        super().__init__(
-            "the tests' zygote ended before its server: its log is "
-            f"{tempfile.gettempdir()}/longhall-test-zygote-<the pytest worker's pid>.log"
-        )
+    def __init__(self, log: Path) -> None:
+        super().__init__(f"the tests' zygote ended before its server (its log: {log})")
 
 
 class Zygote:
@@ -208,8 +207,10 @@ class Zygote:
     def __init__(self) -> None:
         # a socket that keeps each request apart, with the server's status socket in it
         self.control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        self.log = Path(tempfile.gettempdir()) / f"longhall-test-zygote-{os.getpid()}.log"
-        with self.log.open("wb") as log:
+        # what the zygote says (only a failure of its own): kept if it said anything
+        fd, name = tempfile.mkstemp(prefix="longhall-test-zygote-", suffix=".log")
+        self.log = Path(name)
+        with open(fd, "wb") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-c", "from tests.server_fork import zygote; zygote()"],
                 cwd=Path(__file__).resolve().parent.parent,
@@ -238,12 +239,15 @@ class Zygote:
         }
         socket.send_fds(self.control, [json.dumps(request).encode()], [its.fileno()])
         its.close()
-        return ForkedProcess(mine)
+        return ForkedProcess(mine, self.log)
 
     def end(self) -> None:
+        """Close the zygote's socket: it stops the servers left and ends."""
+        atexit.unregister(self.end)
         self.control.close()
-        if self.process.wait(timeout=10) == 0:
-            self.log.unlink(missing_ok=True)  # kept if it has something to say
+        self.process.wait(timeout=10)
+        if self.log.stat().st_size == 0:
+            self.log.unlink()
 
 
 _zygote: Zygote | None = None

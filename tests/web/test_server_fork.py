@@ -1,9 +1,11 @@
 """The tests' servers forked from a zygote (tests/server_fork.py) are stopped as started ones are:
 their exit status and signals as ``subprocess.Popen`` gives them, a zygote out of the terminal's
-Ctrl-C, and a server still stopped when its zygote has died."""
+Ctrl-C that stops its servers when its tests end, and a server still stopped when its zygote has
+died."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import time
@@ -19,12 +21,28 @@ from ..support import ROOT, free_port, wait_for_health
 def fork(zygote: Zygote, data: Path) -> tuple[ForkedProcess, str]:
     """A server forked by ``zygote``, once it answers, and its address."""
     port = free_port()
-    args = ["serve", "--host", "127.0.0.1", "--port", str(port), "--data-dir", str(data)]
     data.mkdir()
-    server = zygote.start([*args, "--gpio", "off"], ROOT, dict(os.environ), data / "log", False)
+    args = ["serve", "--host", "127.0.0.1", "--port", str(port), "--data-dir", str(data)]
+    args += ["--gpio", "off"]
+    server = zygote.start(args, ROOT, dict(os.environ), data / "log", ignore_hangup=False)
     url = f"http://127.0.0.1:{port}"
     wait_for_health(url, server, data / "log", time.monotonic() + 30)
     return server, url
+
+
+def stopped(url: str) -> bool:
+    """Whether nothing answers at ``url`` any more."""
+    try:
+        requests.get(url + "/healthz", timeout=5)
+    except requests.ConnectionError:
+        return True
+    return False
+
+
+def kill(server: ForkedProcess) -> None:
+    """Whatever became of the test, the server ends with it."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(server.pid, signal.SIGKILL)
 
 
 def test_a_forked_server_ends_and_says_how_as_popen_does(tmp_path: Path) -> None:
@@ -35,8 +53,7 @@ def test_a_forked_server_ends_and_says_how_as_popen_does(tmp_path: Path) -> None
         assert os.getsid(zygote.process.pid) == zygote.process.pid != os.getsid(0)
         server, url = fork(zygote, tmp_path / "a")
         assert os.getsid(server.pid) == server.pid
-        assert requests.get(url + "/healthz", timeout=5).ok
-        assert server.poll() is None
+        assert not stopped(url) and server.poll() is None
         server.send_signal(signal.SIGTERM)  # as systemd stops it: a clean end
         assert server.wait(timeout=15) == 0
         assert server.poll() == 0 and server.wait() == 0
@@ -49,18 +66,31 @@ def test_a_forked_server_ends_and_says_how_as_popen_does(tmp_path: Path) -> None
         zygote.end()
 
 
+def test_a_zygote_whose_tests_ended_stops_the_servers_left(tmp_path: Path) -> None:
+    zygote = Zygote()
+    server, url = fork(zygote, tmp_path / "a")
+    try:
+        zygote.end()  # as when its pytest worker ends, or stops at a Ctrl-C
+        with pytest.raises(ZygoteGone, match="its log"):
+            server.wait(timeout=15)
+        assert stopped(url)
+    finally:
+        kill(server)
+
+
 def test_a_server_whose_zygote_died_is_still_stopped(tmp_path: Path) -> None:
     zygote = Zygote()
+    server, url = fork(zygote, tmp_path / "a")
     try:
-        server, url = fork(zygote, tmp_path / "a")
         zygote.process.kill()
         zygote.process.wait(timeout=10)
-        assert server.poll() is None  # still serving, its exit status now lost
-        assert requests.get(url + "/healthz", timeout=5).ok
+        assert server.poll() is None and not stopped(url)  # serving on, its status lost
         server.send_signal(signal.SIGTERM)
-        with pytest.raises(ZygoteGone, match="its log is"):
+        with pytest.raises(ZygoteGone, match="its log"):
             server.wait(timeout=15)
-        with pytest.raises(requests.ConnectionError):  # it has stopped
-            requests.get(url + "/healthz", timeout=5)
+        assert stopped(url)
+        with pytest.raises(ZygoteGone):  # and again, as often as it is asked
+            server.poll()
     finally:
-        zygote.control.close()
+        kill(server)
+        zygote.end()
