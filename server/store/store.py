@@ -200,6 +200,25 @@ class Store:
             except OSError:  # a full disk: the log grows with each commit, as it did before
                 log.warning("could not lay out the log of %s", self.path, exc_info=True)
 
+    def keep_snapshot(self, seq: int, data: str) -> bool:
+        """Keep the table as it stands after record ``seq`` (``data``), as every
+        ``snapshot_every``-th record does, with the records and snapshot before it dropped: at a
+        clean stop, so that the next start restores the table at once instead of replaying the
+        records since the last snapshot. Nothing is written unless ``seq`` is the last record on
+        the disk (a change never stored was never acknowledged); return whether it was."""
+        if self.read_only:
+            return False
+        with self.transaction() as db:
+            (last,) = db.execute("SELECT MAX(seq) FROM records").fetchone()
+            if last != seq:  # none since the last snapshot, or the table is ahead of the disk
+                return False
+            db.execute(
+                "INSERT INTO snapshots (seq, at, data) VALUES (?, ?, ?)", (seq, time.time(), data)
+            )
+            db.execute("DELETE FROM records WHERE seq <= ?", (seq,))
+            db.execute("DELETE FROM snapshots WHERE seq < ?", (seq,))
+        return True
+
     def close(self, truncate: bool = False) -> None:
         """Stop the checkpointer, fold the log into the file once more and close it.
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import collections
 import logging
 import secrets
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -134,6 +135,18 @@ class Table(Buttons):
 
     def snapshot(self) -> dict[str, Any]:
         return self.live.snapshot()
+
+    def keep_snapshot(self) -> None:
+        """At a clean stop, once no command can come: keep the table as it stands, so that the
+        next start restores it without replaying the records since the last snapshot (up to
+        ``snapshot_every`` of them, about 0.12 ms of CPU each here, eight times that on a Zero
+        2 W). After a power cut, the start replays them as before."""
+        with self.lock:
+            version, text = self.data.version, self.live.snapshot_text()
+        try:
+            self.store.keep_snapshot(version, text)
+        except sqlite3.Error:  # a full or failing card: the next start replays
+            log.warning("could not keep the table's snapshot at its stop", exc_info=True)
 
     def public_table(self) -> JSON:
         return self.messages.public_table()

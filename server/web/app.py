@@ -99,6 +99,7 @@ class Longhall:
             self.hardware.close()
         self.transport.stop()
         self.table.storage.stop()
+        self.table.keep_snapshot()
         self.table.store.close()
 
 

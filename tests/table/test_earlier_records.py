@@ -25,8 +25,9 @@ def written_earlier(settings: Settings, game: str, records: list[dict[str, Any]]
     assert anna.send("set_game", game=game)["ok"]
     lh.stop()
     store = Store(settings.data_dir / DB_NAME)
-    _, stored = store.load()
-    last = stored[-1][0]
+    snapshot, stored = store.load()  # the stop kept a snapshot: no record after it
+    assert snapshot is not None and not stored
+    last = snapshot[0]
     host = {"who": "seat:0", "what": "0" * 16}  # what every record says of its command
     store.write(
         [

@@ -14,7 +14,7 @@ from longhall.server.config import Settings
 from longhall.server.store.store import Entry, Store
 from longhall.server.table.connections import Identity
 from longhall.server.table.service import Table
-from longhall.server.web.app import create_app
+from longhall.server.web.app import Longhall, create_app
 from tests.inprocess import Client, eketorp, game, seated
 
 from ..support import bot_move, play_out
@@ -54,7 +54,17 @@ def test_the_store_is_wal_with_full_sync(settings: Settings) -> None:
         lh.stop()
 
 
-def test_a_restart_restores_lobby_seats_tokens_and_game_exactly(tmp_path: Path) -> None:
+def power_cut(lh: Longhall, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stop ``lh`` as a power cut would leave its store: without the stop's snapshot, so that
+    the next start replays the records since the last one."""
+    monkeypatch.setattr(lh.table, "keep_snapshot", lambda: None)
+    lh.stop()
+
+
+@pytest.mark.parametrize("cut", [False, True], ids=["stopped", "power cut"])
+def test_a_restart_restores_lobby_seats_tokens_and_game_exactly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cut: bool
+) -> None:
     settings = Settings(data_dir=tmp_path, gpio="off", bot_delay=0, snapshot_every=7)
     lh = create_app(settings)
     anna, bob = seated(lh, ["Anna", "Bob"])
@@ -67,7 +77,14 @@ def test_a_restart_restores_lobby_seats_tokens_and_game_exactly(tmp_path: Path) 
     assert eketorp(lh.table).committed[2:] == [True, True, True]
     before = lh.table.snapshot()
     code = lh.table.data.code
-    lh.stop()
+    if cut:
+        power_cut(lh, monkeypatch)
+    else:
+        lh.stop()
+    store = Store(settings.db_path)
+    replayed = len(store.load()[1])
+    store.close()
+    assert replayed > 0 if cut else replayed == 0  # a stop keeps the table as it stands
 
     again = create_app(settings)
     try:
@@ -82,7 +99,7 @@ def test_a_restart_restores_lobby_seats_tokens_and_game_exactly(tmp_path: Path) 
 
 @pytest.mark.parametrize("name", ["eketorp", "vikings_on_board", "vikings_gone_wild"])
 def test_a_replayed_game_notes_what_each_seat_decides_on_as_it_was_played(
-    tmp_path: Path, name: str
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
     """A start replays the records after the last snapshot making only each seat's moves and
     private view, not its whole view (``update_contexts(replaying=True)``): the versions at which
@@ -98,7 +115,7 @@ def test_a_replayed_game_notes_what_each_seat_decides_on_as_it_was_played(
         assert host.send("proxy", seat=1, action={"type": "first_game_bonus"})["ok"]
     play_out(lh.table, 30)  # all replayed: the last snapshot is the game's start
     before = lh.table.snapshot()
-    lh.stop()
+    power_cut(lh, monkeypatch)
     again = create_app(settings)
     try:
         assert again.table.snapshot() == before
@@ -118,13 +135,21 @@ def test_the_journal_is_pruned_at_snapshots(tmp_path: Path) -> None:
     assert lh.table.press_next()["ok"]
     drive(lh.table, 95)
     version = lh.table.data.version
-    lh.stop()
-    db = sqlite3.connect(settings.db_path)
-    (snap,) = db.execute("SELECT MAX(seq) FROM snapshots").fetchone()
-    seqs = [r[0] for r in db.execute("SELECT seq FROM records ORDER BY seq")]
-    db.close()
-    assert snap == version - version % 10
-    assert seqs == list(range(snap + 1, version + 1))
+    db = sqlite3.connect(settings.db_path)  # beside the running table, as its store stands
+
+    def journal() -> tuple[int, list[int]]:
+        (snap,) = db.execute("SELECT MAX(seq) FROM snapshots").fetchone()
+        return snap, [r[0] for r in db.execute("SELECT seq FROM records ORDER BY seq")]
+
+    try:
+        snap, seqs = journal()
+        assert snap == version - version % 10
+        assert seqs == list(range(snap + 1, version + 1))
+        assert seqs  # some records since the last snapshot, for the stop to fold in
+        lh.stop()
+        assert journal() == (version, [])  # the stop's snapshot: nothing left to replay
+    finally:
+        db.close()
 
 
 def test_finished_games_are_kept_and_replay_from_their_logs(tmp_path: Path) -> None:
