@@ -16,6 +16,13 @@ from longhall.server.web.app import Longhall
 from tests.support import apply_patch
 
 
+def power_cut(lh: Longhall, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stop ``lh`` as a power cut would leave its store: without the stop's snapshot, so that
+    the next start replays the records since the last one."""
+    monkeypatch.setattr(lh.table, "keep_snapshot", lambda: None)
+    lh.stop()
+
+
 class Client:
     """A Socket.IO test client that remembers every message it received."""
 

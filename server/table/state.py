@@ -219,7 +219,8 @@ class TableState:
         data = self.data
         state = self.spec.from_dict(record["state"])
         self.game = state
-        self.moves.pop()
+        if self.moves:  # none yet while a start replays the records after a snapshot taken in
+            self.moves.pop()  # the game: it reads them from the store after the records
         data.game_actions += 1
         fingerprints.update(
             data.commitments, self.spec.commitments(state), None, record["salts"], taken_back=True

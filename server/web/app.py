@@ -99,8 +99,10 @@ class Longhall:
             self.hardware.close()
         self.transport.stop()
         self.table.storage.stop()
-        self.table.keep_snapshot()
-        self.table.store.close()
+        try:
+            self.table.keep_snapshot()
+        finally:
+            self.table.store.close()
 
 
 def create_app(

@@ -14,8 +14,8 @@ from longhall.server.config import Settings
 from longhall.server.store.store import Entry, Store
 from longhall.server.table.connections import Identity
 from longhall.server.table.service import Table
-from longhall.server.web.app import Longhall, create_app
-from tests.inprocess import Client, eketorp, game, seated
+from longhall.server.web.app import create_app
+from tests.inprocess import Client, eketorp, game, power_cut, seated
 
 from ..support import bot_move, play_out
 
@@ -52,13 +52,6 @@ def test_the_store_is_wal_with_full_sync(settings: Settings) -> None:
         assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     finally:
         lh.stop()
-
-
-def power_cut(lh: Longhall, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Stop ``lh`` as a power cut would leave its store: without the stop's snapshot, so that
-    the next start replays the records since the last one."""
-    monkeypatch.setattr(lh.table, "keep_snapshot", lambda: None)
-    lh.stop()
 
 
 @pytest.mark.parametrize("cut", [False, True], ids=["stopped", "power cut"])
@@ -150,6 +143,21 @@ def test_the_journal_is_pruned_at_snapshots(tmp_path: Path) -> None:
         assert journal() == (version, [])  # the stop's snapshot: nothing left to replay
     finally:
         db.close()
+
+
+def test_a_stop_keeps_no_snapshot_of_a_change_not_on_the_disk(tmp_path: Path) -> None:
+    """A version the table holds but the disk does not was never acknowledged: a stop's
+    snapshot of it would bring it back at the next start."""
+    store = Store(tmp_path / "store.sqlite3")
+    try:
+        store.write([Entry(1, {"kind": "a"}), Entry(2, {"kind": "b"})])
+        assert not store.keep_snapshot(3, '{"version": 3}')  # ahead of the disk
+        assert store.load() == (None, [(1, {"kind": "a"}), (2, {"kind": "b"})])
+        assert store.keep_snapshot(2, '{"version": 2}')
+        assert store.load() == ((2, {"version": 2}), [])
+        assert not store.keep_snapshot(2, '{"version": 2}')  # kept already: nothing to do
+    finally:
+        store.close()
 
 
 def test_finished_games_are_kept_and_replay_from_their_logs(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from longhall.server.config import DB_NAME, Settings
 from longhall.server.games.api import progress_actions
 from longhall.server.store import Store
 from longhall.server.web.app import Longhall, create_app
-from tests.inprocess import Client, game, seated
+from tests.inprocess import Client, game, power_cut, seated
 from tests.support import received
 
 from .test_secrets import record_versions
@@ -114,6 +114,37 @@ def test_every_kind_of_move_taken_back_with_secrets_kept(name: str, tmp_path: Pa
             assert seen_revealed  # a reveal taken back: the table says the plans were seen
     finally:
         lh.stop()
+
+
+def test_a_take_back_after_a_restart_is_replayed_after_a_power_cut(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The restart's snapshot is taken in the game, so the next start replays the take-back
+    before it has read the game's moves from the store."""
+    lh = app(tmp_path)
+    anna, bob = seated(lh, ["Anna", "Bob"])
+    assert anna.send("set_game", game="vikings_gone_wild")["ok"] and anna.send("start")["ok"]
+    rnd = random.Random(3)
+    history = []
+    for _ in range(12):
+        history.append(game(lh.table).to_dict())
+        move([anna, bob], lh.table, rnd)
+    token = anna.token
+    lh.stop()  # a clean stop: its snapshot, in the game
+
+    lh = app(tmp_path)
+    assert Client(lh, {"token": token}).send("take_back")["ok"]  # the one record after it
+    before = lh.table.snapshot()
+    power_cut(lh, monkeypatch)
+
+    again = app(tmp_path)
+    try:
+        assert again.table.snapshot() == before
+        assert game(again.table).to_dict() == history[-1]
+        assert Client(again, {"token": token}).send("take_back")["ok"]  # the moves are known
+        assert game(again.table).to_dict() == history[-2]
+    finally:
+        again.stop()
 
 
 def test_take_backs_across_a_restart(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ BREWERY = {"defence": 2, "points": 0, "resource": "beer", "favour": True}
 
 
 def app(path: Path) -> Longhall:
-    # a small snapshot interval: the restart reads a snapshot and replays records after it
+    # a small snapshot interval: snapshots at many points of a game, and one at each stop
     return create_app(Settings(data_dir=path, gpio="off", bot_delay=0, snapshot_every=5))
 
 
