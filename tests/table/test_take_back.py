@@ -116,12 +116,8 @@ def test_every_kind_of_move_taken_back_with_secrets_kept(name: str, tmp_path: Pa
         lh.stop()
 
 
-def test_a_take_back_after_a_restart_is_replayed_after_a_power_cut(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The restart's snapshot is taken in the game, so the next start replays the take-back
-    before it has read the game's moves from the store."""
-    lh = app(tmp_path)
+def twelve_moves(lh: Longhall) -> tuple[Client, Client, list[dict[str, Any]]]:
+    """Anna and Bob twelve moves into a game of Vikings Gone Wild, and the game before each."""
     anna, bob = seated(lh, ["Anna", "Bob"])
     assert anna.send("set_game", game="vikings_gone_wild")["ok"] and anna.send("start")["ok"]
     rnd = random.Random(3)
@@ -129,6 +125,16 @@ def test_a_take_back_after_a_restart_is_replayed_after_a_power_cut(
     for _ in range(12):
         history.append(game(lh.table).to_dict())
         move([anna, bob], lh.table, rnd)
+    return anna, bob, history
+
+
+def test_a_take_back_after_a_restart_is_replayed_after_a_power_cut(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The restart's snapshot is taken in the game, so the next start replays the take-back
+    before it has read the game's moves from the store."""
+    lh = app(tmp_path)
+    anna, _, history = twelve_moves(lh)
     token = anna.token
     lh.stop()  # a clean stop: its snapshot, in the game
 
@@ -149,13 +155,7 @@ def test_a_take_back_after_a_restart_is_replayed_after_a_power_cut(
 
 def test_take_backs_across_a_restart(tmp_path: Path) -> None:
     lh = app(tmp_path)
-    anna, bob = seated(lh, ["Anna", "Bob"])
-    assert anna.send("set_game", game="vikings_gone_wild")["ok"] and anna.send("start")["ok"]
-    rnd = random.Random(3)
-    history = []
-    for _ in range(12):
-        history.append(game(lh.table).to_dict())
-        move([anna, bob], lh.table, rnd)
+    anna, bob, history = twelve_moves(lh)
     assert anna.send("take_back")["ok"]
     assert game(lh.table).to_dict() == history[-1]
     tokens = (anna.token, bob.token)
