@@ -13,7 +13,11 @@ of a Pi 4's) and 12 % (about a Pi Zero 2 W's). The two servers take turns at goi
 figures are medians of the runs, with the ratio Longhall / boardgame.io, and the CPU seconds each
 process had used when it answered (what a start costs, whatever the quota).
 
-Needs a writable CPU cgroup (v1 ``/sys/fs/cgroup/cpu`` or v2 ``cpu.max``), as root here does.
+``--sd MBPS`` also holds every write a server makes itself, with its sync, to that many MB a
+second, as a Pi's SD card writes (10 for a slow card): a start that waits for the disk shows.
+
+Needs a writable CPU cgroup (v1 ``/sys/fs/cgroup/cpu`` or v2 ``cpu.max``; with ``--sd``, v1's
+``blkio`` or v2's ``io.max``), as root here does.
 
 Longhall runs from a virtual environment of its own, made once in /tmp as a Pi's is: the server's
 lock file (``requirements.lock``, without the test tools), Longhall's wheel built from this
@@ -22,7 +26,7 @@ checkout, and the Python packages a Pi's venv sees from Raspberry Pi OS Lite (it
 requests needs, at Debian 12's versions (but charset-normalizer's, see PI_OS_PACKAGES). Every
 module is compiled by pip as it installs (``--python`` names another environment).
 
-Run: ``.venv/bin/python bench/start.py [--runs 5] [--quotas 100 25 12]``.
+Run: ``.venv/bin/python bench/start.py [--runs 5] [--quotas 100 25 12] [--sd 10]``.
 """
 
 from __future__ import annotations
@@ -193,6 +197,9 @@ def main() -> None:
     parser.add_argument("--quotas", type=int, nargs="+", default=[100, 25, 12])
     parser.add_argument("--python", help="the Python that runs Longhall (default: its own venv)")
     parser.add_argument("--rebuild", action="store_true", help="build the store again")
+    parser.add_argument(
+        "--sd", type=float, metavar="MBPS", help="the store's disk writes held to an SD card's pace"
+    )
     args = parser.parse_args()
     prepare_peer()
     python = args.python or served_python()
@@ -219,13 +226,16 @@ def main() -> None:
         finally:
             full.remove()
         print("quota   boardgame.io     Longhall         Longhall / peer   CPU s: peer, Longhall")
-        compare(args.quotas, args.runs, python, restarted, port)
+        compare(args.quotas, args.runs, python, restarted, port, args.sd)
 
 
-def compare(quotas: list[int], runs: int, python: str, store: Path, port: int) -> None:
-    """Each quota's starts, Longhall's on copies of ``store`` at ``port``, the peer's in turns."""
+def compare(
+    quotas: list[int], runs: int, python: str, store: Path, port: int, sd: float | None = None
+) -> None:
+    """Each quota's starts, Longhall's on copies of ``store`` at ``port``, the peer's in turns;
+    with ``sd``, every disk write the servers make themselves at that many MB a second."""
     for percent in quotas:
-        group = CpuGroup(percent)
+        group = CpuGroup(percent, write_mbps=sd, disk=Path(tempfile.gettempdir()))
         try:
             ours: list[tuple[float, float]] = []
             theirs: list[tuple[float, float]] = []
