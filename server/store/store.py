@@ -163,7 +163,7 @@ class Store:
 
     def lay_out_log(self) -> None:
         """Give the write-ahead log, at once, the size it grows to before the checkpointer
-        folds it in, in zeros (the server's store, when it starts).
+        folds it in, in zeros (the server's store, in a thread of its own once it serves).
 
         A commit that makes the log longer changes the file's size, so its sync also commits the
         file system's journal (one more slow write on an SD card); laid out, each commit writes

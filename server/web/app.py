@@ -57,9 +57,18 @@ class Longhall:
     hardware: Any = None
     _stopped: bool = field(default=False)
     _stopping: threading.Event = field(default_factory=threading.Event)
+    _laying_out: threading.Thread | None = field(default=None)
 
     def start_background(self) -> None:
-        """Start the bot runner and the buttons and lights (once the table is served)."""
+        """Start the bot runner and the buttons and lights (once the table is served), and lay
+        out the store's log."""
+        # The log's 4 MB of zeros and their sync (``Store.lay_out_log``) while the table already
+        # answers: on a Pi's SD card they took about 0.4 s of every start (bench/start.py --sd).
+        # A command or the join QR code meanwhile waits for the store, once.
+        self._laying_out = threading.Thread(
+            target=self.table.store.lay_out_log, name="log-layout", daemon=True
+        )
+        self._laying_out.start()
         self.bots.start()
         if not self.table.settings.public_url:
             threading.Thread(target=self.watch_address, name="address", daemon=True).start()
@@ -99,6 +108,8 @@ class Longhall:
             self.hardware.close()
         self.transport.stop()
         self.table.storage.stop()
+        if self._laying_out is not None:
+            self._laying_out.join()  # it writes through the store, closed below
         try:
             self.table.keep_snapshot()
         finally:
@@ -123,7 +134,6 @@ def create_app(
     if store_was_empty is None:
         store_was_empty = empty(settings.db_path)
     store = Store(settings.db_path)
-    store.lay_out_log()  # each commit then writes over the log, not past its end
     socketio = SocketIO(
         app,
         async_mode="threading",

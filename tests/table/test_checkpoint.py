@@ -126,6 +126,70 @@ def test_the_log_is_laid_out_at_once_and_commits_write_over_it(tmp_path: Path) -
         assert_holds_up_to(cut, last)
 
 
+class HeldLayOut:
+    """``Store.lay_out_log`` held at a gate until the test opens it."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.gate = threading.Event()
+        self.entered = threading.Event()
+        real = Store.lay_out_log
+
+        def held(store: Store) -> None:
+            self.entered.set()
+            assert self.gate.wait(WAIT)
+            real(store)
+
+        monkeypatch.setattr(Store, "lay_out_log", held)
+
+
+def test_the_server_lays_out_its_log_while_it_serves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table is served before its log is laid out (on a Pi's SD card the 4 MB and their
+    sync took about 0.4 s of every start): made, the server has not begun it; once it serves
+    (``start_background``), a thread of its own lays the log out while commands are taken and
+    stored."""
+    held = HeldLayOut(monkeypatch)
+    lh = create_app(Settings(data_dir=tmp_path, gpio="off", bot_delay=0))
+    store = lh.table.store
+    wal = Path(f"{store.path}-wal")
+    laid_out = 32 + store.checkpointer.pages * (store.page_size + 24)
+    try:
+        assert not held.entered.is_set()
+        lh.start_background()
+        assert held.entered.wait(WAIT)
+        seated(lh, ["Anna", "Bo"])  # commands answered while the lay-out waits
+        assert lh.table.stored == lh.table.data.version
+        assert wal.stat().st_size < laid_out
+        held.gate.set()
+        assert lh._laying_out is not None
+        lh._laying_out.join(WAIT)
+        assert wal.stat().st_size == laid_out
+        assert seated(lh, ["Cai"])  # and commits write over the zeros
+        assert wal.stat().st_size == laid_out
+    finally:
+        held.gate.set()
+        lh.stop()
+
+
+def test_a_stop_waits_for_the_lay_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stop that comes while the log is being laid out closes the store only after it."""
+    held = HeldLayOut(monkeypatch)
+    lh = create_app(Settings(data_dir=tmp_path, gpio="off", bot_delay=0))
+    lh.start_background()
+    assert held.entered.wait(WAIT)
+    stopping = threading.Thread(target=lh.stop)
+    stopping.start()
+    try:
+        stopping.join(0.2)
+        assert stopping.is_alive()  # it cannot end before the lay-out does
+    finally:
+        held.gate.set()
+        stopping.join(WAIT)
+    assert not stopping.is_alive()
+    assert lh._laying_out is not None and not lh._laying_out.is_alive()
+
+
 class _TornLog:
     """The log file as the lay-out writes it, with the power going half-way through a write."""
 
