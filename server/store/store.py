@@ -170,9 +170,16 @@ class Store:
         over zeros. Safe for SQLite, which finds the log's end by the frames' salts and
         checksums: the zeros go in past the end of the file, whole frames, under SQLite's write
         lock, so that a power cut in between leaves a log the start-up check still finds whole.
+        Nothing it meets is raised: the log then grows with each commit, as it did before.
         """
         if self.read_only:
             return
+        try:
+            self._lay_out_log()
+        except (OSError, sqlite3.Error):  # a full disk, or the store closed (the night ended)
+            log.warning("could not lay out the log of %s", self.path, exc_info=True)
+
+    def _lay_out_log(self) -> None:
         with self.transaction() as db:  # a change, so that SQLite gives the log its header
             db.execute(
                 "INSERT OR REPLACE INTO meta (key, value) VALUES ('opened', ?)",
@@ -188,17 +195,14 @@ class Store:
                 return
             if size >= target or size < WAL_HEADER or (size - WAL_HEADER) % frame:
                 return  # as long already, or not whole frames: left as SQLite made it
-            try:
-                with wal.open("r+b") as f:
-                    os.ftruncate(f.fileno(), target)  # its size first, in whole frames
-                    f.seek(size)
-                    zeros = bytes(frame * 16)
-                    while size < target:
-                        size += f.write(zeros[: target - size])
-                    f.flush()
-                    os.fdatasync(f.fileno())
-            except OSError:  # a full disk: the log grows with each commit, as it did before
-                log.warning("could not lay out the log of %s", self.path, exc_info=True)
+            with wal.open("r+b") as f:
+                os.ftruncate(f.fileno(), target)  # its size first, in whole frames
+                f.seek(size)
+                zeros = bytes(frame * 16)
+                while size < target:
+                    size += f.write(zeros[: target - size])
+                f.flush()
+                os.fdatasync(f.fileno())
 
     def keep_snapshot(self, seq: int, data: str) -> bool:
         """Keep the table as it stands after record ``seq`` (``data``), as every

@@ -64,11 +64,12 @@ class Longhall:
         out the store's log."""
         # The log's 4 MB of zeros and their sync (``Store.lay_out_log``) while the table already
         # answers: on a Pi's SD card they took about 0.4 s of every start (bench/start.py --sd).
-        # A command or the join QR code meanwhile waits for the store, once.
-        self._laying_out = threading.Thread(
+        # A command, a bot's move or a page that reads the store meanwhile waits for it, once.
+        laying_out = threading.Thread(
             target=self.table.store.lay_out_log, name="log-layout", daemon=True
         )
-        self._laying_out.start()
+        laying_out.start()
+        self._laying_out = laying_out  # once started: a stop waits for it
         self.bots.start()
         if not self.table.settings.public_url:
             threading.Thread(target=self.watch_address, name="address", daemon=True).start()

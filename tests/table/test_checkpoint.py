@@ -177,17 +177,31 @@ def test_a_stop_waits_for_the_lay_out(tmp_path: Path, monkeypatch: pytest.Monkey
     held = HeldLayOut(monkeypatch)
     lh = create_app(Settings(data_dir=tmp_path, gpio="off", bot_delay=0))
     lh.start_background()
-    assert held.entered.wait(WAIT)
     stopping = threading.Thread(target=lh.stop)
-    stopping.start()
     try:
+        assert held.entered.wait(WAIT)
+        stopping.start()
         stopping.join(0.2)
         assert stopping.is_alive()  # it cannot end before the lay-out does
     finally:
         held.gate.set()
+        if not stopping.is_alive():
+            lh.stop()  # the test failed before the stop began
         stopping.join(WAIT)
     assert not stopping.is_alive()
     assert lh._laying_out is not None and not lh._laying_out.is_alive()
+
+
+def test_a_lay_out_that_cannot_write_is_only_said(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The lay-out runs beside the table: a store it cannot write (full, or closed as the night
+    ends) is said in the log, never raised in its thread; the log then grows as commits come."""
+    store = Store(tmp_path / "longhall.sqlite3")
+    store.close()
+    with caplog.at_level(logging.WARNING):
+        store.lay_out_log()
+    assert "could not lay out the log" in caplog.text
 
 
 class _TornLog:

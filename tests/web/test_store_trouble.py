@@ -96,7 +96,7 @@ def test_a_full_card_is_said_everywhere_and_the_table_comes_back_by_itself(
         data.mkdir()
         spare = ballast(card, "spare", 150_000), ballast(card, "spare-2", 100_000)
         server = server_on(data, tmp_path / "server.log")
-        server.start()  # the server's log, laid out in zeros, takes the rest of the card
+        server.start()  # its log, laid out in zeros once it serves, takes the rest of the card
         phones: list[Phone] = []
         names = (f"Anna {n}" for n in itertools.count())
         try:
