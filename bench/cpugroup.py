@@ -24,6 +24,7 @@ class CpuGroup:
         v1 = Path("/sys/fs/cgroup/cpu")
         name = f"longhall-bench-{os.getpid()}-{percent}"
         quota = percent * 1000 if percent < 100 else -1
+        disk_id = whole_disk(disk) if write_mbps else ""  # before any group is made
         self.paths: list[Path] = []
         if (v1 / "cpu.cfs_quota_us").exists():
             self.path = v1 / name
@@ -34,15 +35,16 @@ class CpuGroup:
             if write_mbps:
                 blkio = Path("/sys/fs/cgroup/blkio") / name
                 blkio.mkdir(exist_ok=True)
-                limit = f"{whole_disk(disk)} {int(write_mbps * 1e6)}"
+                limit = f"{disk_id} {int(write_mbps * 1e6)}"
                 (blkio / "blkio.throttle.write_bps_device").write_text(limit)
-                self.paths.append(blkio)
+                if blkio.resolve() != self.path.resolve():  # not one hierarchy with cpu
+                    self.paths.append(blkio)
         else:
             self.path = Path("/sys/fs/cgroup") / name
             self.path.mkdir(exist_ok=True)
             (self.path / "cpu.max").write_text(f"{quota if quota > 0 else 'max'} 100000")
             if write_mbps:
-                limit = f"{whole_disk(disk)} wbps={int(write_mbps * 1e6)}"
+                limit = f"{disk_id} wbps={int(write_mbps * 1e6)}"
                 (self.path / "io.max").write_text(limit)
             self.paths.append(self.path)
 
@@ -65,6 +67,8 @@ def whole_disk(path: Path) -> str:
     on whole disks)."""
     dev = os.stat(path).st_dev
     block = Path(f"/sys/dev/block/{os.major(dev)}:{os.minor(dev)}")
+    if not block.exists():  # tmpfs, overlayfs, btrfs: no disk of its own to hold to a pace
+        raise SystemExit(f"--sd: {path} is on no block device of its own (tmpfs?); set TMPDIR")
     if (block / "partition").exists():
         block = block.resolve().parent
     return (block / "dev").read_text().strip()
