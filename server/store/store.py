@@ -216,12 +216,18 @@ class Store:
             (last,) = db.execute("SELECT MAX(seq) FROM records").fetchone()
             if last != seq:  # none since the last snapshot, or the table is ahead of the disk
                 return False
-            db.execute(
-                "INSERT INTO snapshots (seq, at, data) VALUES (?, ?, ?)", (seq, time.time(), data)
-            )
-            db.execute("DELETE FROM records WHERE seq <= ?", (seq,))
-            db.execute("DELETE FROM snapshots WHERE seq < ?", (seq,))
+            self._snapshot(db, seq, time.time(), data)
         return True
+
+    @staticmethod
+    def _snapshot(db: sqlite3.Connection, seq: int, at: float, data: str) -> None:
+        """Keep ``data``, the table after record ``seq``, and drop the records and snapshot
+        before it: they are no longer needed to restore the table."""
+        db.execute(
+            "INSERT OR REPLACE INTO snapshots (seq, at, data) VALUES (?, ?, ?)", (seq, at, data)
+        )
+        db.execute("DELETE FROM records WHERE seq <= ?", (seq,))
+        db.execute("DELETE FROM snapshots WHERE seq < ?", (seq,))
 
     def close(self, truncate: bool = False) -> None:
         """Stop the checkpointer, fold the log into the file once more and close it.
@@ -310,13 +316,7 @@ class Store:
             data = entry.snapshot
             written += len(data)
             pages += 3  # the snapshots' leaf, and the old records and snapshot deleted
-            db.execute(
-                "INSERT OR REPLACE INTO snapshots (seq, at, data) VALUES (?, ?, ?)",
-                (seq, now, data),
-            )
-            # Older records and snapshots are no longer needed to restore the table.
-            db.execute("DELETE FROM records WHERE seq <= ?", (seq,))
-            db.execute("DELETE FROM snapshots WHERE seq < ?", (seq,))
+            self._snapshot(db, seq, now, data)
         return pages + written // self.page_size  # and the overflow pages of larger rows
 
     def _forget(self, db: sqlite3.Connection, player: str) -> int:
