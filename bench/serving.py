@@ -187,6 +187,30 @@ def store_commits(directory: Path, count: int = 100, pause: float = 0.0) -> floa
     return round(statistics.median(times), 3)
 
 
+# The folders setup.py installs as ``longhall.*`` (``server/`` is ``longhall.server``).
+FOLDERS = ("server", "hardware", "phone_ui", "table_display")
+
+
+def checkout_python(code: Path, where: Path, python: str) -> Path:
+    """A program in ``where`` that runs ``python`` with the ``longhall`` of the checkout in
+    ``code``. This checkout's venv installs its own folders as ``longhall.*`` (``./run`` makes it
+    an editable install), wherever a server starts; so the other checkout's folders are linked
+    as a ``longhall`` package first on the server's path. Checked: a comparison of this code with
+    itself would measure nothing."""
+    links = where / "compared" / "longhall"
+    links.mkdir(parents=True)
+    for folder in FOLDERS:
+        (links / folder).symlink_to(code.resolve() / folder)
+    shim = where / "python"
+    shim.write_text(f'#!/bin/sh\nPYTHONPATH="{links.parent}" exec "{python}" "$@"\n')
+    shim.chmod(0o755)
+    where_from = "import longhall.server.web.app as m; print(m.__file__)"
+    found = subprocess.run([shim, "-c", where_from], capture_output=True, text=True, check=True)
+    if not Path(found.stdout.strip()).resolve().is_relative_to(code.resolve()):
+        raise SystemExit(f"--compare {code}: its server would run {found.stdout.strip()}")
+    return shim
+
+
 def run_longhall(
     iters: int, spectators: int, seed: int, code: Path | None = None
 ) -> dict[str, Any]:
@@ -196,11 +220,8 @@ def run_longhall(
     paused_ms = store_commits(data, pause=COMMAND_GAP)
     server = ServerProcess(data, "--bot-delay", "0", "--rate-limit", "100000", "--seed", str(seed))
     saved = os.environ.get("LONGHALL_SERVER_PYTHON")
-    if code is not None:  # ``python -m`` imports from its working directory: start it there
-        shim = data / "python"
-        python = saved or sys.executable
-        shim.write_text(f'#!/bin/sh\ncd "{code}" && exec "{python}" "$@"\n')
-        shim.chmod(0o755)
+    if code is not None:
+        shim = checkout_python(code, data, saved or sys.executable)
         os.environ["LONGHALL_SERVER_PYTHON"] = str(shim)
     try:
         startup = server.start()
