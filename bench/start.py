@@ -16,6 +16,10 @@ process had used when it answered (what a start costs, whatever the quota).
 ``--sd MBPS`` also holds every write a server makes itself, with its sync, to that many MB a
 second, as a Pi's SD card writes (10 for a slow card): a start that waits for the disk shows.
 
+``--floor`` also times, in the same turns, the least a server on the design's stack does before it
+answers (``bench/start_floor.py``: Flask and Flask-SocketIO with one route, nothing of Longhall's):
+what any server built on that stack would take, beside the peer's start.
+
 Needs a writable CPU cgroup (v1 ``/sys/fs/cgroup/cpu`` or v2 ``cpu.max``; with ``--sd``, v1's
 ``blkio`` or v2's ``io.max``), as root here does.
 
@@ -26,7 +30,7 @@ checkout, and the Python packages a Pi's venv sees from Raspberry Pi OS Lite (it
 requests needs, at Debian 12's versions (but charset-normalizer's, see PI_OS_PACKAGES). Every
 module is compiled by pip as it installs (``--python`` names another environment).
 
-Run: ``.venv/bin/python bench/start.py [--runs 5] [--quotas 100 25 12] [--sd 10]``.
+Run: ``.venv/bin/python bench/start.py [--runs 5] [--quotas 100 25 12] [--sd 10] [--floor]``.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ import time
 import urllib.error
 import urllib.request
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -177,6 +182,13 @@ def first(python: str, group: CpuGroup, store: Path, port: int) -> None:
     timed_start(serve_argv(python, store, port), store, f"http://127.0.0.1:{port}/healthz", group)
 
 
+def floor(python: str, group: CpuGroup) -> tuple[float, float]:
+    """A start of the design's stack alone (``bench/start_floor.py``)."""
+    port = free_port()
+    argv = [python, str(ROOT / "bench" / "start_floor.py"), str(port)]
+    return timed_start(argv, ROOT, f"http://127.0.0.1:{port}/healthz", group)
+
+
 def peer(group: CpuGroup) -> tuple[float, float]:
     for attempt in range(3):  # it listens on every address: a port free on 127.0.0.1 may not be
         port = free_port()
@@ -199,6 +211,9 @@ def main() -> None:
     parser.add_argument("--rebuild", action="store_true", help="build the store again")
     parser.add_argument(
         "--sd", type=float, metavar="MBPS", help="the store's disk writes held to an SD card's pace"
+    )
+    parser.add_argument(
+        "--floor", action="store_true", help="also the design's stack alone (start_floor.py)"
     )
     args = parser.parse_args()
     prepare_peer()
@@ -223,39 +238,52 @@ def main() -> None:
         try:  # that first start, and the peer's: each server's modules are in the page cache
             first(python, full, restarted, port)
             peer(full)
+            if args.floor:
+                floor(python, full)
         finally:
             full.remove()
-        print("quota   boardgame.io     Longhall         Longhall / peer   CPU s: peer, Longhall")
-        compare(args.quotas, args.runs, python, restarted, port, args.sd)
+        compare(args.quotas, args.runs, python, restarted, port, args.sd, args.floor)
 
 
 def compare(
-    quotas: list[int], runs: int, python: str, store: Path, port: int, sd: float | None = None
+    quotas: list[int],
+    runs: int,
+    python: str,
+    store: Path,
+    port: int,
+    sd: float | None = None,
+    with_floor: bool = False,
 ) -> None:
-    """Each quota's starts, Longhall's on copies of ``store`` at ``port``, the peer's in turns;
-    with ``sd``, every disk write the servers make themselves at that many MB a second."""
+    """Each quota's starts, Longhall's on copies of ``store`` at ``port``, the peer's (and with
+    ``with_floor`` the stack's alone) in turns; with ``sd``, every disk write the servers make
+    themselves at that many MB a second."""
+    starts: dict[str, Callable[[CpuGroup], tuple[float, float]]] = {
+        "peer": peer,
+        "Longhall": lambda group: longhall(python, group, store, port),
+    }
+    if with_floor:
+        starts["stack"] = lambda group: floor(python, group)
+    head = "quota   boardgame.io     Longhall         Longhall / peer"
+    print(head + ("   stack alone      stack / peer" if with_floor else ""), end="")
+    print("   CPU s: " + ", ".join(("peer", "Longhall", "stack")[: len(starts)]))
     for percent in quotas:
         group = CpuGroup(percent, write_mbps=sd, disk=Path(tempfile.gettempdir()))
+        timed: dict[str, list[tuple[float, float]]] = {who: [] for who in starts}
         try:
-            ours: list[tuple[float, float]] = []
-            theirs: list[tuple[float, float]] = []
             for run in range(runs):  # taking turns at going first
-                for who in ("peer", "Longhall") if run % 2 == 0 else ("Longhall", "peer"):
-                    if who == "peer":
-                        theirs.append(peer(group))
-                    else:
-                        ours.append(longhall(python, group, store, port))
+                order = list(starts)[run % len(starts) :] + list(starts)[: run % len(starts)]
+                for who in order:
+                    timed[who].append(starts[who](group))
         finally:
             group.remove()
-        p = statistics.median(t for t, _ in theirs)
-        o = statistics.median(t for t, _ in ours)
-        pc = statistics.median(c for _, c in theirs)
-        oc = statistics.median(c for _, c in ours)
-        print(
-            f"{percent:>4} %  {p:6.2f} s         {o:6.2f} s         {o / p:5.2f}"
-            f"             {pc:.2f}, {oc:.2f}",
-            flush=True,
-        )
+        seconds = {who: statistics.median(t for t, _ in timed[who]) for who in starts}
+        cpu = [f"{statistics.median(c for _, c in timed[who]):.2f}" for who in starts]
+        p, o = seconds["peer"], seconds["Longhall"]
+        line = f"{percent:>4} %  {p:6.2f} s         {o:6.2f} s         {o / p:5.2f}            "
+        if with_floor:
+            f = seconds["stack"]
+            line += f"   {f:6.2f} s         {f / p:5.2f}            "
+        print(f"{line} {', '.join(cpu)}", flush=True)
 
 
 if __name__ == "__main__":
