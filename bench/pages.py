@@ -31,7 +31,10 @@ seat played by a bot; the server's seed fixed), then handed to the table display
 each throttled as above, one state at a time with the page idle ``--gap`` ms between them, as in
 a game; from handing it a state to the first task after the frame that shows it. With no
 server, bots or socket at work meanwhile, it moves a few percent from run to run where the bot
-games move 10 to 20.
+games move 10 to 20. ``--replay --bound`` then also shows the same screens alone: each state
+drawn beforehand at full speed and its screen kept, then the kept screens shown in turn,
+throttled (only what differs changed, as the pages do): what the browser itself takes to change
+these screens, close to the least any way of drawing them could take.
 
 The measuring is the benchmark's own script, added to each page before it loads
 (``FRAME_PROBE``): the pages carry no code for it.
@@ -417,6 +420,53 @@ REPLAY = """async ([modules, states, gap]) => {
 }"""
 
 
+# ``--replay --bound``: the screens alone. First, at full speed, each state is drawn by the page's
+# own code and what ``#app`` then shows is kept (a copy of its elements, with the body's data and
+# the screen's class); then, throttled, each kept screen is shown in turn by ``show`` (only what
+# differs from the screen before is changed), timed as above. No state is read and no element
+# built: what is left is what the browser does to change what these screens change, which any
+# way of drawing them pays.
+KEEP_SCREENS = """async ([modules, states]) => {
+  const page = await import(modules);
+  const frame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done)));
+  const app = document.getElementById("app");
+  page.setMsg(states[0]);
+  page.render();
+  while (!document.body.dataset.phase) await frame();
+  window.__benchScreens = [];
+  for (const state of states) {
+    page.setMsg(state);
+    page.render();
+    await frame(); // drawn, and the boxes' rooms measured (before that frame's paint)
+    const body = { ...document.body.dataset };
+    window.__benchScreens.push({ body, name: app.className, screen: app.cloneNode(true) });
+  }
+}"""
+SHOW_SCREENS = """async ([gap]) => {
+  const { show } = await import("/static/common.js");
+  const frame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done)));
+  const idle = () => new Promise((done) => setTimeout(done, gap));
+  const app = document.getElementById("app");
+  const put = ({ body, name, screen }) => {
+    Object.assign(document.body.dataset, body);
+    app.className = name;
+    show(app, [...screen.childNodes]);
+  };
+  const screens = window.__benchScreens;
+  put(screens[0]);
+  await frame();
+  const times = [];
+  for (const screen of screens) {
+    await idle();
+    const start = performance.now();
+    put(screen);
+    await frame();
+    times.push(performance.now() - start);
+  }
+  return times;
+}"""
+
+
 def replay(
     browser: Any,
     server: ServerProcess,
@@ -424,19 +474,27 @@ def replay(
     rate: float,
     gap: int,
     phone: bool = False,
+    bound: bool = False,
 ) -> dict[str, Any]:
     """Recorded states handed to the table display (or a phone, not seated) of a table in its
-    lobby, which sends the page nothing meanwhile, throttled ``rate`` times."""
+    lobby, which sends the page nothing meanwhile, throttled ``rate`` times; with ``bound``,
+    their screens alone (``KEEP_SCREENS``)."""
     if phone:
-        page, _ = throttled(browser.new_context(**PHONE), rate)
+        page, cdp = throttled(browser.new_context(**PHONE), 1 if bound else rate)
         page.goto(f"{server.url}/join/{table_code(server)}")
         page.wait_for_selector("#name")
     else:
-        page, _ = throttled(browser.new_context(viewport={"width": 1920, "height": 1080}), rate)
+        viewport = {"width": 1920, "height": 1080}
+        page, cdp = throttled(browser.new_context(viewport=viewport), 1 if bound else rate)
         page.goto(server.url + "/")
         page.wait_for_selector("#join-url")
     modules = "/phone/page.js" if phone else "/table/page.js"
-    times = page.evaluate(REPLAY, [modules, states, gap])
+    if bound:
+        page.evaluate(KEEP_SCREENS, [modules, states])
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
+        times = page.evaluate(SHOW_SCREENS, [gap])
+    else:
+        times = page.evaluate(REPLAY, [modules, states, gap])
     page.context.close()
     result: dict[str, Any] = percentiles(times)
     result["over_50_ms"] = sum(t > 50 for t in times)
@@ -456,6 +514,9 @@ def main() -> None:
     parser.add_argument("--floor", action="store_true", help="also a page that draws nothing")
     parser.add_argument("--replay", action="store_true", help="only a recorded game, replayed")
     parser.add_argument("--gap", type=int, default=60, help="ms between replayed states")
+    parser.add_argument(
+        "--bound", action="store_true", help="with --replay, also the screens alone"
+    )
     parser.add_argument("--taps", type=int, default=0, help="only a phone's N taps, timed")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
@@ -497,17 +558,21 @@ def main() -> None:
                     ("table display", table_states, args.table_throttle),
                     ("phone", phone_states, args.phone_throttle),
                 ):
-                    server = serve()
-                    try:
-                        d = replay(browser, server, states, rate, args.gap, who == "phone")
-                    finally:
-                        server.stop()
-                    print(
-                        f"{who}, CPU /{rate:g}, {game}, a recorded game replayed {args.gap} ms"
-                        f" apart: median {d['median_ms']} ms, p95 {d['p95_ms']}, p99"
-                        f" {d['p99_ms']}, worst {d['max_ms']};"
-                        f" {d['over_50_ms']} of {d['updates']} states over 50 ms"
-                    )
+                    for bound in (False, True) if args.bound else (False,):
+                        server = serve()
+                        try:
+                            phone = who == "phone"
+                            d = replay(browser, server, states, rate, args.gap, phone, bound)
+                        finally:
+                            server.stop()
+                        what = "its screens alone, shown" if bound else "a recorded game replayed"
+                        print(
+                            f"{who}, CPU /{rate:g}, {game}, {what} {args.gap} ms apart: median"
+                            f" {d['median_ms']} ms, p95 {d['p95_ms']}, p99 {d['p99_ms']}, worst"
+                            f" {d['max_ms']}; {d['over_50_ms']} of {d['updates']} states over"
+                            " 50 ms",
+                            flush=True,
+                        )
             browser.close()
         return
 
