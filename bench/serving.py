@@ -43,6 +43,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -189,25 +190,28 @@ def store_commits(directory: Path, count: int = 100, pause: float = 0.0) -> floa
 
 # The folders setup.py installs as ``longhall.*`` (``server/`` is ``longhall.server``).
 FOLDERS = ("server", "hardware", "phone_ui", "table_display")
+COMPARED = "compared"  # the folder of the links, in the run's data folder
 
 
 def checkout_python(code: Path, where: Path, python: str) -> Path:
     """A program in ``where`` that runs ``python`` with the ``longhall`` of the checkout in
     ``code``. This checkout's venv installs its own folders as ``longhall.*`` (``./run`` makes it
     an editable install), wherever a server starts; so the other checkout's folders are linked
-    as a ``longhall`` package first on the server's path. Checked: a comparison of this code with
-    itself would measure nothing."""
-    links = where / "compared" / "longhall"
+    as a ``longhall`` package first on the server's path. Checked here: the program imports the
+    server from ``code`` (a comparison of this code with itself would measure nothing)."""
+    links = where / COMPARED / "longhall"
     links.mkdir(parents=True)
     for folder in FOLDERS:
         (links / folder).symlink_to(code.resolve() / folder)
     shim = where / "python"
-    shim.write_text(f'#!/bin/sh\nPYTHONPATH="{links.parent}" exec "{python}" "$@"\n')
+    path, program = shlex.quote(str(links.parent)), shlex.quote(python)
+    shim.write_text(f'#!/bin/sh\nPYTHONPATH={path} exec {program} "$@"\n')
     shim.chmod(0o755)
     where_from = "import longhall.server.web.app as m; print(m.__file__)"
-    found = subprocess.run([shim, "-c", where_from], capture_output=True, text=True, check=True)
-    if not Path(found.stdout.strip()).resolve().is_relative_to(code.resolve()):
-        raise SystemExit(f"--compare {code}: its server would run {found.stdout.strip()}")
+    found = subprocess.run([shim, "-c", where_from], capture_output=True, text=True)
+    said = found.stdout.strip() or found.stderr.strip()[-500:]
+    if found.returncode or not Path(said).resolve().is_relative_to(code.resolve()):
+        raise SystemExit(f"--compare {code}: its server would not run its code ({said})")
     return shim
 
 
@@ -216,21 +220,26 @@ def run_longhall(
 ) -> dict[str, Any]:
     """One run of Longhall's server: this checkout's, or the one in ``code``."""
     data = Path(tempfile.mkdtemp(prefix="longhall-bench-"))
-    commit_ms = store_commits(data)
-    paused_ms = store_commits(data, pause=COMMAND_GAP)
-    server = ServerProcess(data, "--bot-delay", "0", "--rate-limit", "100000", "--seed", str(seed))
-    saved = os.environ.get("LONGHALL_SERVER_PYTHON")
-    if code is not None:
-        shim = checkout_python(code, data, saved or sys.executable)
-        os.environ["LONGHALL_SERVER_PYTHON"] = str(shim)
     try:
-        startup = server.start()
-    finally:
+        commit_ms = store_commits(data)
+        paused_ms = store_commits(data, pause=COMMAND_GAP)
+        program = None
         if code is not None:
-            if saved is None:
-                os.environ.pop("LONGHALL_SERVER_PYTHON", None)
-            else:
-                os.environ["LONGHALL_SERVER_PYTHON"] = saved
+            python = os.environ.get("LONGHALL_SERVER_PYTHON") or sys.executable
+            program = [str(checkout_python(code, data, python)), "-m", "longhall.server.cli"]
+        options = ("--bot-delay", "0", "--rate-limit", "100000", "--seed", str(seed))
+        server = ServerProcess(data, *options, program=program)
+        startup = server.start()
+    except BaseException:
+        shutil.rmtree(data, ignore_errors=True)
+        raise
+    if code is not None:  # the server runs with the links first on its path, as checked
+        assert server.proc is not None
+        environ = Path(f"/proc/{server.proc.pid}/environ").read_bytes().split(b"\0")
+        if f"PYTHONPATH={data / COMPARED}".encode() not in environ:
+            server.stop()
+            shutil.rmtree(data, ignore_errors=True)
+            raise SystemExit(f"--compare {code}: the server started without its code")
     try:
         tokens = data / "tokens.json"
         tokens.write_text(json.dumps(seat_everyone(server)))
