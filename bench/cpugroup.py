@@ -15,6 +15,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+PERIOD_US = 100_000  # the quota's period: each 0.1 s, the group may run its share of it
+
 
 class CpuGroup:
     """A CPU cgroup holding a process to ``percent`` of one core (v1 or v2), and with
@@ -23,13 +25,13 @@ class CpuGroup:
     def __init__(self, percent: int, write_mbps: float | None = None, disk: Path = Path("/tmp")):
         v1 = Path("/sys/fs/cgroup/cpu")
         name = f"longhall-bench-{os.getpid()}-{percent}"
-        quota = percent * 1000 if percent < 100 else -1
+        quota = percent * PERIOD_US // 100 if percent < 100 else -1
         disk_id = whole_disk(disk) if write_mbps else ""  # before any group is made
         self.paths: list[Path] = []
         if (v1 / "cpu.cfs_quota_us").exists():
             self.path = v1 / name
             self.path.mkdir(exist_ok=True)
-            (self.path / "cpu.cfs_period_us").write_text("100000")
+            (self.path / "cpu.cfs_period_us").write_text(str(PERIOD_US))
             (self.path / "cpu.cfs_quota_us").write_text(str(quota))
             self.paths.append(self.path)
             if write_mbps:
@@ -42,7 +44,7 @@ class CpuGroup:
         else:
             self.path = Path("/sys/fs/cgroup") / name
             self.path.mkdir(exist_ok=True)
-            (self.path / "cpu.max").write_text(f"{quota if quota > 0 else 'max'} 100000")
+            (self.path / "cpu.max").write_text(f"{quota if quota > 0 else 'max'} {PERIOD_US}")
             if write_mbps:
                 limit = f"{disk_id} wbps={int(write_mbps * 1e6)}"
                 (self.path / "io.max").write_text(limit)

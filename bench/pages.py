@@ -439,7 +439,11 @@ KEEP_SCREENS = """async ([modules, states]) => {
     page.render();
     await frame(); // drawn, and the boxes' rooms measured (before that frame's paint)
     const body = { ...document.body.dataset };
-    window.__benchScreens.push({ body, name: app.className, screen: app.cloneNode(true) });
+    const screen = app.cloneNode(true);
+    // a box's open state is the page's own (``__open``, see common.js), which a copy lacks
+    const boxes = screen.querySelectorAll("details");
+    app.querySelectorAll("details").forEach((box, i) => { boxes[i].__open = box.__open; });
+    window.__benchScreens.push({ body, name: app.className, screen });
   }
 }"""
 SHOW_SCREENS = """async ([gap]) => {
@@ -452,8 +456,8 @@ SHOW_SCREENS = """async ([gap]) => {
     app.className = name;
     show(app, [...screen.childNodes]);
   };
-  const screens = window.__benchScreens;
-  put(screens[0]);
+  const [first, ...screens] = window.__benchScreens; // each screen's nodes move to the page
+  put(first);
   await frame();
   const times = [];
   for (const screen of screens) {
@@ -519,6 +523,8 @@ def main() -> None:
     )
     parser.add_argument("--taps", type=int, default=0, help="only a phone's N taps, timed")
     args = parser.parse_args()
+    if args.bound and not args.replay:
+        parser.error("--bound measures the replayed screens: give --replay too")
     from playwright.sync_api import sync_playwright
 
     def serve(*extra: str) -> ServerProcess:

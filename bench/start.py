@@ -18,7 +18,8 @@ second, as a Pi's SD card writes (10 for a slow card): a start that waits for th
 
 ``--floor`` also times, in the same turns, the least a server on the design's stack does before it
 answers (``bench/start_floor.py``: Flask and Flask-SocketIO with one route, nothing of Longhall's):
-what any server built on that stack would take, beside the peer's start.
+what any server built on that stack would take, beside the peer's start. Each run takes the
+servers in another order: with three, ``--runs 6`` takes every order once.
 
 Needs a writable CPU cgroup (v1 ``/sys/fs/cgroup/cpu`` or v2 ``cpu.max``; with ``--sd``, v1's
 ``blkio`` or v2's ``io.max``), as root here does.
@@ -36,6 +37,7 @@ Run: ``.venv/bin/python bench/start.py [--runs 5] [--quotas 100 25 12] [--sd 10]
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import shutil
 import statistics
@@ -52,7 +54,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.cpugroup import CpuGroup
+from bench.cpugroup import PERIOD_US, CpuGroup
 from bench.serving import WORK, prepare_peer
 from longhall.server.config import Settings
 from longhall.server.web.app import create_app
@@ -251,8 +253,8 @@ def compare(
     python: str,
     store: Path,
     port: int,
-    sd: float | None = None,
-    with_floor: bool = False,
+    sd: float | None,
+    with_floor: bool,
 ) -> None:
     """Each quota's starts, Longhall's on copies of ``store`` at ``port``, the peer's (and with
     ``with_floor`` the stack's alone) in turns; with ``sd``, every disk write the servers make
@@ -269,11 +271,14 @@ def compare(
     for percent in quotas:
         group = CpuGroup(percent, write_mbps=sd, disk=Path(tempfile.gettempdir()))
         timed: dict[str, list[tuple[float, float]]] = {who: [] for who in starts}
+        # each run in another order (every order once in as many runs: 2 for two, 6 for three),
+        # and a pause between starts, so that none starts in a period whose quota another used
+        orders = list(itertools.permutations(starts))
         try:
-            for run in range(runs):  # taking turns at going first
-                order = list(starts)[run % len(starts) :] + list(starts)[: run % len(starts)]
-                for who in order:
+            for run in range(runs):
+                for who in orders[run % len(orders)]:
                     timed[who].append(starts[who](group))
+                    time.sleep(2 * PERIOD_US / 1e6)
         finally:
             group.remove()
         seconds = {who: statistics.median(t for t, _ in timed[who]) for who in starts}
