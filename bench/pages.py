@@ -424,8 +424,8 @@ REPLAY = """async ([modules, states, gap]) => {
 # own code and what ``#app`` then shows is kept (a copy of its elements, with the body's data and
 # the screen's class); then, throttled, each kept screen is shown in turn by ``show`` (only what
 # differs from the screen before is changed), timed as above. No state is read and no element
-# built: what is left is what the browser does to change what these screens change, which any
-# way of drawing them pays.
+# built: what is left is the browser's work to change what these screens change, which any way
+# of drawing them pays, and ``show``'s comparing, which a finer way might not.
 KEEP_SCREENS = """async ([modules, states]) => {
   const page = await import(modules);
   const frame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done)));

@@ -9,7 +9,7 @@ banner's QR code is already kept in it (``serve.join_qr``), as on a Pi. The peer
 boardgame.io 0.50.2's own server (``../shared/peers/boardgameio/server.js``, its store in memory, so
 it reads nothing), timed until it answers an HTTP request. Each start runs in a CPU cgroup of its
 own with a quota: 100 % of a core, 25 % (about a Pi 4's core, as this machine's core is about four
-of a Pi 4's) and 12 % (about a Pi Zero 2 W's). The two servers take turns at going first; the
+of a Pi 4's) and 12 % (about a Pi Zero 2 W's). The servers take turns at going first; the
 figures are medians of the runs, with the ratio Longhall / boardgame.io, and the CPU seconds each
 process had used when it answered (what a start costs, whatever the quota).
 
